@@ -1,0 +1,39 @@
+# The book's commands. `make book` builds it, `make test` checks it.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+VENV ?= .venv
+PY := $(VENV)/bin/python
+JB := $(VENV)/bin/jupyter-book
+PORT ?= 8000
+HTML := _build/html
+
+.PHONY: help venv venv-test book serve test clean
+
+help:
+	@echo "make book   build the book strictly into $(HTML) (creates $(VENV) on first use)"
+	@echo "make serve  serve the built book on http://127.0.0.1:$(PORT)"
+	@echo "make test   unit, notebook, strict-build and browser tests"
+	@echo "make clean  remove _build (keeps $(VENV))"
+
+venv:
+	@scripts/ensure-venv $(VENV) requirements.txt
+
+venv-test:
+	@scripts/ensure-venv $(VENV) requirements-test.txt
+
+book: venv
+	$(JB) build . -W -n --keep-going
+	@echo
+	@echo "Built. Open file://$(CURDIR)/$(HTML)/index.html, or run: make serve"
+
+serve:
+	@test -f $(HTML)/index.html || { echo "No built book: run make book first"; exit 1; }
+	@echo "Serving http://127.0.0.1:$(PORT)/ (Ctrl-C stops)"
+	$(PY) -m http.server --bind 127.0.0.1 --directory $(HTML) $(PORT)
+
+# The browser is found (or installed) first; pytest's summary line is the last output.
+test: venv-test
+	@CHROMIUM="$$(scripts/find-chromium $(PY))" $(PY) -m pytest
+
+clean:
+	rm -rf _build

@@ -1,0 +1,160 @@
+r"""Numerics of softmax saturation, in numpy.
+
+Notation (the book uses the same letters everywhere):
+
+* ``z`` – scores (logits), shape ``(..., k)``;
+* ``p`` – the softmax output :math:`P = \operatorname{softmax}(z)`, same shape;
+* ``d_k`` – dimension of query and key vectors;
+* ``q``, ``k`` – one query and one key; ``Q`` and ``K`` stack them as rows.
+
+All functions validate their arguments and raise :class:`ValueError` naming the
+parameter. Results are float64 unless float16 or float32 input (or ``dtype``)
+asks for less precision.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _validate as v
+
+__all__ = [
+    "softmax",
+    "softmax_jacobian",
+    "diagonal_gradient",
+    "entropy",
+    "draw_queries_keys",
+]
+
+
+def softmax(z, axis: int = -1, dtype=None) -> np.ndarray:
+    r"""Numerically stable softmax :math:`P_i = e^{z_i} / \sum_j e^{z_j}` along ``axis``.
+
+    The maximum of each slice is subtracted before exponentiating, so the largest
+    exponent is :math:`e^0 = 1` and nothing overflows, whatever the size of ``z``.
+    ``-inf`` scores (masked positions) get probability 0; a slice needs at least one
+    finite score.
+
+    Parameters
+    ----------
+    z : array_like, shape ``(..., k, ...)``
+        Scores. ``+inf`` and NaN are rejected.
+    axis : int
+        Axis to normalise over (default: last).
+    dtype : float16, float32 or float64, optional
+        Precision of the computation and the result. Default: the input's floating
+        dtype, or float64 for integer input.
+
+    Returns
+    -------
+    ndarray, same shape as ``z``
+        Non-negative, summing to 1 along ``axis``.
+    """
+    arr = v.real_array(z, "z", dtype=dtype, allow_neg_inf=True)
+    ax = v.axis_index(axis, arr.ndim)
+    top = arr.max(axis=ax, keepdims=True)
+    if not np.isfinite(top).all():
+        raise ValueError("z must have at least one finite score in every slice along axis (a fully masked row has no softmax)")
+    with np.errstate(over="ignore"):  # float16: z - max may round to -inf, whose exp is the correct 0
+        shifted = arr - top
+    e = np.exp(shifted)
+    return e / e.sum(axis=ax, keepdims=True)
+
+
+def softmax_jacobian(p) -> np.ndarray:
+    r"""Jacobian :math:`J = \operatorname{diag}(p) - p p^\top` of the softmax, batched.
+
+    :math:`J_{ij} = \partial P_i / \partial z_j = P_i(\delta_{ij} - P_j)`.
+
+    Parameters
+    ----------
+    p : array_like, shape ``(..., k)``
+        Softmax outputs (probabilities summing to 1 along the last axis).
+
+    Returns
+    -------
+    ndarray, shape ``(..., k, k)``
+    """
+    arr = v.probabilities(p, "p", axis=-1)
+    jac = -arr[..., :, None] * arr[..., None, :]
+    idx = np.arange(arr.shape[-1])
+    jac[..., idx, idx] += arr
+    return jac
+
+
+def diagonal_gradient(p) -> np.ndarray:
+    r"""The diagonal of the Jacobian, :math:`\partial P_i / \partial z_i = P_i (1 - P_i)`.
+
+    Parameters
+    ----------
+    p : float or array_like
+        Probabilities in [0, 1]. A scalar is allowed: ``diagonal_gradient(0.99)``.
+
+    Returns
+    -------
+    ndarray, same shape as ``p``
+        Values in [0, 1/4]; the maximum 1/4 is at ``p = 1/2``.
+    """
+    arr = v.probabilities(p, "p", axis=None, min_ndim=0)
+    return arr * (1 - arr)
+
+
+def entropy(p, axis: int = -1) -> np.ndarray:
+    r"""Shannon entropy :math:`H(p) = -\sum_i p_i \ln p_i` in nats, with :math:`0 \ln 0 = 0`.
+
+    It runs from 0 (all weight on one key) to :math:`\ln k` (uniform over ``k`` keys).
+
+    Parameters
+    ----------
+    p : array_like, shape ``(..., k, ...)``
+        Probabilities summing to 1 along ``axis``.
+    axis : int
+        The axis that holds one distribution (default: last).
+
+    Returns
+    -------
+    ndarray
+        Shape of ``p`` without ``axis``.
+    """
+    arr = v.probabilities(p, "p", axis=axis)
+    ax = v.axis_index(axis, arr.ndim)
+    positive = arr > 0
+    terms = np.where(positive, arr * np.log(np.where(positive, arr, 1)), 0)
+    return -terms.sum(axis=ax)
+
+
+def draw_queries_keys(d_k, magnitude, n_queries: int = 1, n_keys: int = 8, seed=0, dtype=np.float64):
+    r"""Draw query and key vectors with i.i.d. :math:`\mathcal N(0, m^2)` components.
+
+    ``magnitude`` :math:`m` is the standard deviation of each component, so a vector's
+    length is about :math:`m\sqrt{d_k}` and a dot product :math:`q\cdot k` has mean 0
+    and variance :math:`m^4 d_k`.
+
+    Parameters
+    ----------
+    d_k : int >= 1
+        Dimension of each vector.
+    magnitude : float > 0
+        Standard deviation :math:`m` of each component.
+    n_queries, n_keys : int >= 1
+        Number of query rows and key rows.
+    seed : int >= 0 or numpy.random.Generator
+        Seed for ``numpy.random.default_rng``; the same seed gives the same vectors.
+    dtype : float16, float32 or float64
+
+    Returns
+    -------
+    Q : ndarray, shape ``(n_queries, d_k)``
+    K : ndarray, shape ``(n_keys, d_k)``
+    """
+    d_k = v.positive_int(d_k, "d_k")
+    m = v.positive_real(magnitude, "magnitude")
+    n_queries = v.positive_int(n_queries, "n_queries")
+    n_keys = v.positive_int(n_keys, "n_keys")
+    dt = v.float_dtype(dtype)
+    rng = v.generator(seed)
+    q = m * rng.standard_normal((n_queries, d_k))
+    k = m * rng.standard_normal((n_keys, d_k))
+    if dt != np.float64 and max(np.abs(q).max(), np.abs(k).max()) > np.finfo(dt).max:
+        raise ValueError(f"magnitude={m} overflows {dt}")
+    return q.astype(dt), k.astype(dt)

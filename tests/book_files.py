@@ -1,0 +1,50 @@
+"""The book's source files, read from _toc.yml, for the tests that walk every chapter and lab."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import yaml
+from myst_nb.core.read import read_myst_markdown_notebook
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def toc_files() -> list[Path]:
+    """Every document in _toc.yml, in reading order, as paths with their real suffix."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    names = [toc["root"]]
+
+    def walk(node):
+        for key in ("parts", "chapters", "sections"):
+            for child in node.get(key, []) or []:
+                if "file" in child:
+                    names.append(child["file"])
+                walk(child)
+
+    walk(toc)
+    paths = []
+    for name in names:
+        found = [p for p in (ROOT / f"{name}.md", ROOT / f"{name}.ipynb", ROOT / name) if p.is_file()]
+        if not found:
+            raise FileNotFoundError(f"_toc.yml lists {name}, which does not exist")
+        paths.append(found[0])
+    return paths
+
+
+def html_page(path: Path) -> str:
+    """Where the build writes a source file, relative to _build/html."""
+    return str(path.relative_to(ROOT).with_suffix(".html"))
+
+
+def read_notebook(path: Path) -> nbformat.NotebookNode:
+    """A chapter (MyST markdown notebook) or a lab (.ipynb) as a notebook."""
+    if path.suffix == ".ipynb":
+        return nbformat.read(path, as_version=4)
+    return read_myst_markdown_notebook(path.read_text(), path=path)
+
+
+def executable(path: Path) -> bool:
+    nb = read_notebook(path)
+    return any(cell.cell_type == "code" for cell in nb.cells)

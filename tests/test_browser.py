@@ -1,0 +1,184 @@
+"""Every page of the built book, in headless Chromium, served over 127.0.0.1 and opened from disk.
+
+On each page: no console errors, no failed or external requests, maths rendered by the
+site's own MathJax, and no raw TeX left in the text. A screenshot of each page is saved
+under _build/screenshots/ for review.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pytest
+
+from book_files import html_page, toc_files
+from conftest import HTML, SCREENSHOTS
+
+pytestmark = pytest.mark.browser
+
+# Pages Sphinx writes besides those in the table of contents.
+GENERATED_PAGES = ["genindex.html", "search.html"]
+# Delimiters MathJax should have consumed, any TeX command (a backslash and letters),
+# and inline $...$ that never reached MathJax.
+RAW_TEX = re.compile(r"\$\$|\\\(|\\\)|\\\[|\\\]|\\[A-Za-z]+|\$[^$\s][^$\n]*\$")
+
+
+PAGES = ["genindex.html", "search.html"]
+# Delimiters MathJax should have consumed, any TeX command (a backslash and letters),
+# and inline $...$ that never reached MathJax.
+RAW_TEX = re.compile(r"\$\$|\\\(|\\\)|\\\[|\\\]|\\[A-Za-z]+|\$[^$\s][^$\n]*\$")
+
+
+def toc_pages() -> list[str]:
+    """HTML paths of every document in _toc.yml, in reading order."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [toc["root"]]
+
+    def walk(node):
+        for key in ("parts", "chapters", "sections"):
+            for child in node.get(key, []) or []:
+                if "file" in child:
+                    files.append(child["file"])
+                walk(child)
+
+    walk(toc)
+    return [str(Path(f).with_suffix("")) + ".html" for f in files]
+
+
+PAGES = [html_page(p) for p in toc_files()] + GENERATED_PAGES
+
+
+@dataclass
+class Visit:
+    console_errors: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    external: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+
+
+def _is_local(url: str, origin: str | None) -> bool:
+    if url.startswith(("file://", "data:", "blob:", "about:")):
+        return True
+    return origin is not None and url.startswith(origin + "/")
+
+
+def open_page(browser, url: str, origin: str | None, shot: Path):
+    """Load a page, wait for MathJax, record everything the checks need, save a screenshot."""
+    visit = Visit()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.on("console", lambda m: visit.console_errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: visit.console_errors.append(f"uncaught: {e}"))
+    page.on("requestfailed", lambda r: visit.failed.append(f"{r.url} ({r.failure})"))
+    page.on("request", lambda r: visit.requests.append(r.url))
+
+    def guard(route):
+        if _is_local(route.request.url, origin):
+            route.continue_()
+        else:  # never let a request leave the machine, and remember that one was tried
+            visit.external.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", guard)
+    response = page.goto(url, wait_until="load")
+    if origin is not None:
+        assert response is not None and response.ok, f"{url} answered {response and response.status}"
+    page.wait_for_load_state("networkidle")
+    state = page.evaluate(
+        """async () => {
+            if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+                await MathJax.startup.promise;
+            }
+            await document.fonts.ready;
+            const maths = [...document.querySelectorAll('.math')];
+            const clone = document.body.cloneNode(true);
+            clone.querySelectorAll('pre, code, script, style, mjx-container, .highlight, textarea')
+                 .forEach(e => e.remove());
+            return {
+                mathjax: !!(window.MathJax && MathJax.version),
+                maths: maths.length,
+                rendered: maths.filter(m => m.querySelector('mjx-container')).length,
+                merrors: document.querySelectorAll('mjx-merror').length,
+                badFonts: [...document.fonts].filter(f => f.status === 'error').map(f => f.family),
+                text: clone.textContent,
+                title: document.title,
+            };
+        }"""
+    )
+    shot.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shot), full_page=True)
+    for url_seen in visit.requests:
+        if not _is_local(url_seen, origin) and url_seen not in visit.external:
+            visit.external.append(url_seen)
+    context.close()
+    return visit, state
+
+
+def _check(visit: Visit, state: dict, page_name: str):
+    assert visit.console_errors == [], f"console errors on {page_name}: {visit.console_errors}"
+    assert visit.external == [], f"external requests from {page_name}: {visit.external}"
+    assert visit.failed == [], f"failed requests on {page_name}: {visit.failed}"
+    assert state["badFonts"] == [], f"fonts failed to load on {page_name}: {state['badFonts']}"
+    raw = sorted(set(RAW_TEX.findall(state["text"])))
+    assert raw == [], f"raw TeX visible on {page_name}: {raw}"
+    if state["maths"]:
+        assert state["mathjax"], f"{page_name} has maths but MathJax did not load"
+        assert state["rendered"] == state["maths"], (
+            f"{page_name}: MathJax rendered {state['rendered']} of {state['maths']} maths elements"
+        )
+        assert state["merrors"] == 0, f"{page_name}: {state['merrors']} TeX errors in the maths"
+
+
+@pytest.mark.parametrize("page_name", PAGES)
+def test_page_served(browser, server, page_name):
+    shot = SCREENSHOTS / f"http-{page_name.replace('/', '_')}.png"
+    visit, state = open_page(browser, f"{server}/{page_name}", server, shot)
+    _check(visit, state, page_name)
+
+
+@pytest.mark.parametrize("page_name", PAGES)
+def test_page_from_disk(browser, site, page_name):
+    shot = SCREENSHOTS / f"file-{page_name.replace('/', '_')}.png"
+    visit, state = open_page(browser, (site / page_name).as_uri(), None, shot)
+    _check(visit, state, page_name)
+
+
+def test_every_built_page_is_checked(site):
+    """A page the toc does not list, or a new generated page, must not escape the browser tests."""
+    built = {
+        str(p.relative_to(site))
+        for p in site.rglob("*.html")
+        if p.relative_to(site).parts[0] not in ("_static", "_sources") and p.name != "index.html"
+    }
+    assert built == set(PAGES)
+
+
+def test_landing_redirect_from_disk(browser, site):
+    """Opening _build/html/index.html straight from disk lands on the first page."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto((site / "index.html").as_uri())
+    page.wait_for_url("**/" + PAGES[0], timeout=10_000)
+    assert page.title()
+    context.close()
+
+
+def test_pages_have_maths(site):
+    """Guard against a vacuous MathJax check: the landing page really contains maths."""
+    assert 'class="math' in (HTML / PAGES[0]).read_text()
+
+
+@pytest.mark.parametrize(
+    "text, flagged",
+    [
+        ("the proof of $\\partial P_1/\\partial z_1$ here", True),
+        ("display $$x$$ math", True),
+        ("inline \\(x\\) math", True),
+        ("a stray \\frac{1}{2}", True),
+        ("P₁(1 − P₁) is 0.0099 when P₁ = 0.99; costs $5 or 6", False),
+    ],
+)
+def test_raw_tex_detector(text, flagged):
+    """The raw-TeX check itself: it must flag TeX that MathJax missed and pass plain prose."""
+    assert bool(RAW_TEX.search(text)) is flagged

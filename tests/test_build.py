@@ -1,0 +1,53 @@
+"""The strict build: zero warnings, every page written, nothing loaded from outside the site."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from book_files import html_page, toc_files
+
+pytestmark = pytest.mark.build
+
+EXTERNAL_ASSET = re.compile(r"<(?:script|link|img|iframe|source|video|audio)\b[^>]*\b(?:src|href)=\"(?:https?:)?//[^\"]+\"", re.I)
+
+
+def test_strict_build_has_no_warnings(built_book):
+    warnings = [line for line in built_book.output.splitlines() if "WARNING:" in line or "ERROR:" in line]
+    assert built_book.returncode == 0, built_book.output[-4000:]
+    assert warnings == []
+    assert "build succeeded" in built_book.output
+
+
+def test_every_toc_page_is_written(site):
+    for path in toc_files():
+        assert (site / html_page(path)).is_file(), html_page(path)
+
+
+def test_no_page_loads_anything_from_outside(site):
+    offenders = {}
+    for page in site.rglob("*.html"):
+        found = EXTERNAL_ASSET.findall(page.read_text(encoding="utf-8"))
+        if found:
+            offenders[str(page.relative_to(site))] = found
+    assert offenders == {}
+
+
+def test_no_cdn_urls_in_scripts(site):
+    """Nothing that could fetch at run time: no CDN host anywhere in the site's HTML or JS."""
+    cdn = re.compile(r"unpkg\.com|cdn\.jsdelivr\.net|cdnjs\.cloudflare\.com|fonts\.googleapis\.com")
+    hits = [
+        str(p.relative_to(site))
+        for p in list(site.rglob("*.html")) + list(site.rglob("*.js"))
+        if p.relative_to(site).parts[:2] != ("_static", "mathjax") and cdn.search(p.read_text(encoding="utf-8", errors="replace"))
+    ]
+    assert hits == []
+
+
+def test_mathjax_is_served_from_the_site(site):
+    assert (site / "_static/mathjax/es5/tex-chtml.js").is_file()
+    fonts = list((site / "_static/mathjax/es5/output/chtml/fonts/woff-v2").glob("*.woff"))
+    assert len(fonts) > 10
+    page = (site / html_page(toc_files()[0])).read_text(encoding="utf-8")
+    assert 'src="../_static/mathjax/es5/tex-chtml.js' in page

@@ -1,0 +1,262 @@
+"""Unit tests of attention_scaling.numerics: exact values, extremes, finite differences, bad input."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from attention_scaling import diagonal_gradient, draw_queries_keys, entropy, softmax, softmax_jacobian
+
+SEED = 20261129
+
+
+def central_difference_jacobian(f, z, h=1e-6):
+    """J[..., i, j] = d f(z)_i / d z_j by central differences, for z of shape (..., n)."""
+    z = np.asarray(z, dtype=np.float64)
+    n = z.shape[-1]
+    cols = []
+    for j in range(n):
+        step = np.zeros(n)
+        step[j] = h
+        cols.append((f(z + step) - f(z - step)) / (2 * h))
+    return np.stack(cols, axis=-1)
+
+
+# --- softmax -----------------------------------------------------------------
+
+
+def test_softmax_exact_small_cases():
+    np.testing.assert_allclose(softmax([0.0, 0.0]), [0.5, 0.5], rtol=0, atol=0)
+    e = math.e
+    np.testing.assert_allclose(softmax([1.0, 0.0]), [e / (e + 1), 1 / (e + 1)], rtol=1e-15)
+    np.testing.assert_allclose(softmax([0.0, math.log(3.0)]), [0.25, 0.75], rtol=1e-15)
+    np.testing.assert_allclose(softmax([7.0]), [1.0], rtol=0)
+
+
+def test_softmax_matches_the_definition():
+    z = np.random.default_rng(SEED).normal(size=(4, 6))
+    expected = np.exp(z) / np.exp(z).sum(axis=-1, keepdims=True)
+    np.testing.assert_allclose(softmax(z), expected, rtol=1e-13)
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2, -1, -2])
+def test_softmax_any_axis(axis):
+    z = np.random.default_rng(SEED).normal(size=(3, 4, 5))
+    p = softmax(z, axis=axis)
+    assert p.shape == z.shape
+    np.testing.assert_allclose(p.sum(axis=axis), 1.0, rtol=1e-14)
+    np.testing.assert_allclose(p, np.moveaxis(softmax(np.moveaxis(z, axis, -1)), -1, axis), rtol=1e-14)
+
+
+def test_softmax_is_shift_invariant():
+    z = np.random.default_rng(SEED).normal(size=7)
+    np.testing.assert_allclose(softmax(z + 1234.5), softmax(z), rtol=1e-9)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("magnitude", [1e4, -1e4])
+def test_softmax_extremes_finite_and_normalised(dtype, magnitude):
+    z = np.array([magnitude, 0.0, -magnitude, 0.5 * magnitude], dtype=dtype)
+    p = softmax(z)
+    assert p.dtype == dtype
+    assert np.isfinite(p).all()
+    assert abs(float(p.astype(np.float64).sum()) - 1) < 10 * np.finfo(dtype).eps
+    assert p[np.argmax(z)] == 1  # all the weight on the largest score
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_softmax_respects_dtype_argument(dtype):
+    p = softmax([1, 2, 3], dtype=dtype)
+    assert p.dtype == dtype
+    np.testing.assert_allclose(p, softmax([1.0, 2.0, 3.0]), rtol=np.finfo(dtype).eps * 8)
+
+
+def test_softmax_integer_input_gives_float64():
+    assert softmax([1, 2, 3]).dtype == np.float64
+
+
+def test_softmax_float16_does_not_overflow_where_naive_does():
+    z = np.array([12.0, 0.0], dtype=np.float16)  # e^12 > 65504, the float16 maximum
+    with np.errstate(over="ignore", invalid="ignore"):
+        naive = np.exp(z) / np.exp(z).sum()
+    assert not np.isfinite(naive).all()
+    assert np.isfinite(softmax(z)).all()
+
+
+def test_softmax_masked_scores_get_zero_weight():
+    p = softmax([0.0, -np.inf, np.log(3.0)])
+    np.testing.assert_allclose(p, [0.25, 0.0, 0.75], rtol=1e-15)
+
+
+@pytest.mark.parametrize(
+    "kwargs, param",
+    [
+        ({"z": [1.0, np.nan]}, "z"),
+        ({"z": [1.0, np.inf]}, "z"),
+        ({"z": [-np.inf, -np.inf]}, "z"),
+        ({"z": []}, "z"),
+        ({"z": 3.0}, "z"),
+        ({"z": ["a", "b"]}, "z"),
+        ({"z": [[1.0, 2.0], [3.0]]}, "z"),
+        ({"z": [1 + 2j, 0]}, "z"),
+        ({"z": [1e6, 0.0], "dtype": np.float16}, "z"),
+        ({"z": [1.0, 2.0], "axis": 1}, "axis"),
+        ({"z": [1.0, 2.0], "axis": 0.5}, "axis"),
+        ({"z": [1.0, 2.0], "axis": True}, "axis"),
+        ({"z": [1.0, 2.0], "dtype": np.int32}, "dtype"),
+        ({"z": [1.0, 2.0], "dtype": "not-a-dtype"}, "dtype"),
+    ],
+)
+def test_softmax_bad_input(kwargs, param):
+    with pytest.raises(ValueError, match=rf"^{param}\b"):
+        softmax(**kwargs)
+
+
+# --- Jacobian ----------------------------------------------------------------
+
+
+def test_jacobian_exact_two_by_two():
+    np.testing.assert_allclose(softmax_jacobian([0.5, 0.5]), [[0.25, -0.25], [-0.25, 0.25]], rtol=0, atol=0)
+    np.testing.assert_allclose(softmax_jacobian([0.25, 0.75]), [[0.1875, -0.1875], [-0.1875, 0.1875]], atol=0)
+
+
+def test_jacobian_of_one_hot_is_zero():
+    np.testing.assert_array_equal(softmax_jacobian([0.0, 1.0, 0.0]), np.zeros((3, 3)))
+
+
+def test_jacobian_against_central_differences():
+    z = np.random.default_rng(SEED).normal(size=(3, 2, 5))
+    analytic = softmax_jacobian(softmax(z))
+    numeric = central_difference_jacobian(softmax, z)
+    assert analytic.shape == (3, 2, 5, 5)
+    np.testing.assert_allclose(analytic, numeric, atol=1e-9)
+
+
+def test_jacobian_properties():
+    p = softmax(np.random.default_rng(SEED).normal(size=(10, 6)) * 3)
+    jac = softmax_jacobian(p)
+    np.testing.assert_allclose(jac, np.swapaxes(jac, -1, -2), atol=0)  # symmetric
+    np.testing.assert_allclose(jac.sum(axis=-1), 0, atol=1e-15)  # rows sum to 0
+    assert (np.linalg.eigvalsh(jac) > -1e-15).all()  # positive semidefinite
+    np.testing.assert_allclose(np.diagonal(jac, axis1=-2, axis2=-1), diagonal_gradient(p), rtol=1e-13)
+
+
+@pytest.mark.parametrize(
+    "p",
+    [[0.5, 0.6], [1.2, -0.2], [np.nan, 1.0], [], 0.5, [[0.5, 0.5], [0.9, 0.2]]],
+)
+def test_jacobian_bad_input(p):
+    with pytest.raises(ValueError, match=r"^p\b"):
+        softmax_jacobian(p)
+
+
+# --- P(1 - P) and entropy --------------------------------------------------------
+
+
+def test_diagonal_gradient_values():
+    assert diagonal_gradient(0.99) == pytest.approx(0.0099, rel=1e-12)
+    assert diagonal_gradient(0.5) == 0.25
+    np.testing.assert_array_equal(diagonal_gradient([0.0, 1.0]), [0.0, 0.0])
+    grid = np.linspace(0, 1, 1001)
+    values = diagonal_gradient(grid)
+    assert values.max() == 0.25 and grid[values.argmax()] == 0.5
+
+
+@pytest.mark.parametrize("p", [1.5, -0.1, np.nan, np.inf, [], "x"])
+def test_diagonal_gradient_bad_input(p):
+    with pytest.raises(ValueError, match=r"^p\b"):
+        diagonal_gradient(p)
+
+
+def test_entropy_values():
+    assert entropy([1.0, 0.0, 0.0]) == 0.0
+    assert entropy(np.full(8, 1 / 8)) == pytest.approx(math.log(8), rel=1e-15)
+    assert entropy([0.5, 0.5]) == pytest.approx(math.log(2), rel=1e-15)
+    batch = np.array([[1.0, 0.0], [0.5, 0.5]])
+    np.testing.assert_allclose(entropy(batch), [0.0, math.log(2)], rtol=1e-15)
+    np.testing.assert_allclose(entropy(batch.T, axis=0), [0.0, math.log(2)], rtol=1e-15)
+
+
+def test_entropy_falls_as_scores_grow():
+    z = np.random.default_rng(SEED).normal(size=16)
+    values = [float(entropy(softmax(s * z))) for s in (0.0, 1.0, 4.0, 16.0, 64.0)]
+    assert values[0] == pytest.approx(math.log(16))
+    assert all(a > b for a, b in zip(values, values[1:]))
+    assert values[-1] < 1e-3
+
+
+@pytest.mark.parametrize(
+    "kwargs, param",
+    [({"p": [0.3, 0.3]}, "p"), ({"p": [-0.5, 1.5]}, "p"), ({"p": [0.5, 0.5], "axis": 2}, "axis")],
+)
+def test_entropy_bad_input(kwargs, param):
+    with pytest.raises(ValueError, match=rf"^{param}\b"):
+        entropy(**kwargs)
+
+
+# --- query and key vectors -----------------------------------------------------
+
+
+def test_draw_shapes_and_dtype():
+    q, k = draw_queries_keys(64, 1.0, n_queries=3, n_keys=5, seed=SEED, dtype=np.float32)
+    assert q.shape == (3, 64) and k.shape == (5, 64)
+    assert q.dtype == k.dtype == np.float32
+
+
+def test_draw_is_deterministic_and_seed_dependent():
+    a = draw_queries_keys(16, 2.0, seed=SEED)
+    b = draw_queries_keys(16, 2.0, seed=SEED)
+    c = draw_queries_keys(16, 2.0, seed=SEED + 1)
+    np.testing.assert_array_equal(a[0], b[0])
+    np.testing.assert_array_equal(a[1], b[1])
+    assert not np.array_equal(a[1], c[1])
+
+
+def test_draw_accepts_a_generator():
+    q1, _ = draw_queries_keys(8, 1.0, seed=np.random.default_rng(SEED))
+    q2, _ = draw_queries_keys(8, 1.0, seed=SEED)
+    np.testing.assert_array_equal(q1, q2)
+
+
+def test_draw_statistics_match_magnitude_and_dk():
+    d_k, m = 256, 1.5
+    q, k = draw_queries_keys(d_k, m, n_queries=400, n_keys=400, seed=SEED)
+    assert q.std() == pytest.approx(m, rel=0.02)
+    dots = (q @ k.T).ravel()
+    assert dots.mean() == pytest.approx(0.0, abs=0.05 * m**2 * math.sqrt(d_k))
+    assert dots.var() == pytest.approx(m**4 * d_k, rel=0.05)
+
+
+def test_draw_magnitude_scales_vectors_exactly():
+    q1, k1 = draw_queries_keys(32, 1.0, seed=SEED)
+    q3, k3 = draw_queries_keys(32, 3.0, seed=SEED)
+    np.testing.assert_allclose(q3, 3 * q1, rtol=1e-15)
+    np.testing.assert_allclose(k3, 3 * k1, rtol=1e-15)
+
+
+@pytest.mark.parametrize(
+    "kwargs, param",
+    [
+        ({"d_k": 0}, "d_k"),
+        ({"d_k": -4}, "d_k"),
+        ({"d_k": 2.5}, "d_k"),
+        ({"d_k": True}, "d_k"),
+        ({"magnitude": 0.0}, "magnitude"),
+        ({"magnitude": -1.0}, "magnitude"),
+        ({"magnitude": np.nan}, "magnitude"),
+        ({"magnitude": np.inf}, "magnitude"),
+        ({"magnitude": "big"}, "magnitude"),
+        ({"n_queries": 0}, "n_queries"),
+        ({"n_keys": 1.5}, "n_keys"),
+        ({"seed": -1}, "seed"),
+        ({"seed": 1.5}, "seed"),
+        ({"dtype": np.int64}, "dtype"),
+        ({"magnitude": 1e6, "dtype": np.float16}, "magnitude"),
+    ],
+)
+def test_draw_bad_input(kwargs, param):
+    args = {"d_k": 8, "magnitude": 1.0} | kwargs
+    with pytest.raises(ValueError, match=rf"^{param}\b"):
+        draw_queries_keys(**args)
