@@ -3,7 +3,6 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 VENV ?= .venv
 PY := $(VENV)/bin/python
-JB := $(VENV)/bin/jupyter-book
 PORT ?= 8000
 HTML := _build/html
 
@@ -22,7 +21,7 @@ venv-test:
 	@scripts/ensure-venv $(VENV) requirements-test.txt
 
 book: venv
-	$(JB) build . -W -n --keep-going
+	scripts/build-book $(PY)
 	@echo
 	@echo "Built. Open file://$(CURDIR)/$(HTML)/index.html, or run: make serve"
 

@@ -41,9 +41,9 @@ class Build:
 
 @pytest.fixture(scope="session")
 def built_book() -> Build:
-    """Build the book once per test session, strictly, exactly as `make book` does."""
+    """Build the book once per test session, strictly, with the same script as `make book`."""
     proc = subprocess.run(
-        [str(BIN / "jupyter-book"), "build", ".", "-W", "-n", "--keep-going"],
+        [str(ROOT / "scripts" / "build-book"), sys.executable],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -17,8 +17,8 @@ from conftest import HTML, SCREENSHOTS
 
 pytestmark = pytest.mark.browser
 
-# Pages Sphinx writes besides those in the table of contents.
-GENERATED_PAGES = ["genindex.html", "search.html"]
+# Pages Sphinx and its extensions write besides those in the table of contents.
+GENERATED_PAGES = ["genindex.html", "search.html", "prf-prf.html"]  # prf-prf: sphinx-proof's index
 # Delimiters MathJax should have consumed, any TeX command (a backslash and letters),
 # and inline $...$ that never reached MathJax.
 RAW_TEX = re.compile(r"\$\$|\\\(|\\\)|\\\[|\\\]|\\[A-Za-z]+|\$[^$\s][^$\n]*\$")

@@ -51,3 +51,10 @@ def test_mathjax_is_served_from_the_site(site):
     assert len(fonts) > 10
     page = (site / html_page(toc_files()[0])).read_text(encoding="utf-8")
     assert 'src="../_static/mathjax/es5/tex-chtml.js' in page
+
+
+def test_no_object_reprs_leak_into_pages(site):
+    """A figure or object that failed to render shows as its repr, e.g. '<Figure size 640x340 with 1 Axes>'."""
+    leak = re.compile(r"&lt;(?:Figure size|matplotlib\.|[\w.]+ object at 0x)")
+    hits = [str(p.relative_to(site)) for p in site.rglob("*.html") if leak.search(p.read_text(encoding="utf-8"))]
+    assert hits == []

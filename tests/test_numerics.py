@@ -7,21 +7,17 @@ import math
 import numpy as np
 import pytest
 
-from attention_scaling import diagonal_gradient, draw_queries_keys, entropy, softmax, softmax_jacobian
+from attention_scaling import (
+    central_difference,
+    diagonal_gradient,
+    draw_queries_keys,
+    entropy,
+    jacobian_norm,
+    softmax,
+    softmax_jacobian,
+)
 
 SEED = 20261129
-
-
-def central_difference_jacobian(f, z, h=1e-6):
-    """J[..., i, j] = d f(z)_i / d z_j by central differences, for z of shape (..., n)."""
-    z = np.asarray(z, dtype=np.float64)
-    n = z.shape[-1]
-    cols = []
-    for j in range(n):
-        step = np.zeros(n)
-        step[j] = h
-        cols.append((f(z + step) - f(z - step)) / (2 * h))
-    return np.stack(cols, axis=-1)
 
 
 # --- softmax -----------------------------------------------------------------
@@ -129,9 +125,10 @@ def test_jacobian_of_one_hot_is_zero():
 def test_jacobian_against_central_differences():
     z = np.random.default_rng(SEED).normal(size=(3, 2, 5))
     analytic = softmax_jacobian(softmax(z))
-    numeric = central_difference_jacobian(softmax, z)
     assert analytic.shape == (3, 2, 5, 5)
-    np.testing.assert_allclose(analytic, numeric, atol=1e-9)
+    for index in np.ndindex(3, 2):
+        numeric = central_difference(softmax, z[index])
+        np.testing.assert_allclose(analytic[index], numeric, atol=1e-9)
 
 
 def test_jacobian_properties():
@@ -260,3 +257,45 @@ def test_draw_bad_input(kwargs, param):
     args = {"d_k": 8, "magnitude": 1.0} | kwargs
     with pytest.raises(ValueError, match=rf"^{param}\b"):
         draw_queries_keys(**args)
+
+
+# --- Jacobian norm and central differences ------------------------------------------
+
+
+def test_jacobian_norm_values_and_bound():
+    assert jacobian_norm([0.5, 0.5]) == pytest.approx(0.5, abs=1e-15)
+    assert jacobian_norm([0.5, 0.5, 0.0, 0.0]) == pytest.approx(0.5, abs=1e-15)
+    assert jacobian_norm([1.0, 0.0, 0.0]) == pytest.approx(0.0, abs=1e-15)
+    rng = np.random.default_rng(SEED)
+    p = rng.dirichlet(np.full(7, 0.3), size=500)
+    norms = jacobian_norm(p)
+    assert norms.shape == (500,)
+    assert (norms <= 0.5 + 1e-15).all() and (norms >= 0).all()
+
+
+def test_central_difference_exact_for_quadratics():
+    a = np.array([[1.0, 2.0], [3.0, -1.0]])
+    f = lambda x: a @ x + x**2  # noqa: E731 - Jacobian a + 2 diag(x)
+    x = np.array([0.3, -1.2])
+    np.testing.assert_allclose(central_difference(f, x, h=1e-3), a + 2 * np.diag(x), atol=1e-9)
+
+
+def test_central_difference_shapes():
+    x = np.ones((2, 3))
+    assert central_difference(lambda t: t.sum(), x).shape == (2, 3)
+    assert central_difference(lambda t: t * 2, x).shape == (2, 3, 2, 3)
+
+
+@pytest.mark.parametrize(
+    "kwargs, param",
+    [({"f": 3}, "f"), ({"x": [np.nan]}, "x"), ({"x": []}, "x"), ({"h": 0.0}, "h"), ({"h": -1e-3}, "h")],
+)
+def test_central_difference_bad_input(kwargs, param):
+    args = {"f": np.sin, "x": [0.1, 0.2]} | kwargs
+    with pytest.raises(ValueError, match=rf"^{param}\b"):
+        central_difference(**args)
+
+
+def test_jacobian_norm_bad_input():
+    with pytest.raises(ValueError, match=r"^p\b"):
+        jacobian_norm([0.2, 0.2])

@@ -3,10 +3,29 @@
 Layers, each importing only the ones before it:
 
 1. :mod:`attention_scaling.numerics` – stable softmax, its Jacobian, P(1−P), entropy,
-   seeded query and key vectors.
+   seeded query and key vectors, central differences.
+2. :mod:`attention_scaling.symbolic` – derivations whose every step SymPy checks;
+   :mod:`attention_scaling.derivations` – the book's proofs built with it.
+3. :mod:`attention_scaling.figures` – matplotlib figures (no pyplot).
 """
 
-from .numerics import diagonal_gradient, draw_queries_keys, entropy, softmax, softmax_jacobian
+from .numerics import (
+    central_difference,
+    diagonal_gradient,
+    draw_queries_keys,
+    entropy,
+    jacobian_norm,
+    softmax,
+    softmax_jacobian,
+)
 
-__all__ = ["softmax", "softmax_jacobian", "diagonal_gradient", "entropy", "draw_queries_keys"]
+__all__ = [
+    "softmax",
+    "softmax_jacobian",
+    "diagonal_gradient",
+    "entropy",
+    "draw_queries_keys",
+    "jacobian_norm",
+    "central_difference",
+]
 __version__ = "0.1.0"

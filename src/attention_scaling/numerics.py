@@ -24,6 +24,8 @@ __all__ = [
     "diagonal_gradient",
     "entropy",
     "draw_queries_keys",
+    "jacobian_norm",
+    "central_difference",
 ]
 
 
@@ -158,3 +160,55 @@ def draw_queries_keys(d_k, magnitude, n_queries: int = 1, n_keys: int = 8, seed=
     if dt != np.float64 and max(np.abs(q).max(), np.abs(k).max()) > np.finfo(dt).max:
         raise ValueError(f"magnitude={m} overflows {dt}")
     return q.astype(dt), k.astype(dt)
+
+
+def jacobian_norm(p) -> np.ndarray:
+    r"""Spectral norm :math:`\lVert J \rVert_2` of the softmax Jacobian at ``p``, batched.
+
+    J is symmetric positive semidefinite, so its norm is its largest eigenvalue.
+
+    Parameters
+    ----------
+    p : array_like, shape ``(..., n)``
+        Softmax outputs.
+
+    Returns
+    -------
+    ndarray, shape ``(...)``
+        Values in [0, 1/2].
+    """
+    return np.linalg.eigvalsh(softmax_jacobian(p))[..., -1]
+
+
+def central_difference(f, x, h: float = 1e-6) -> np.ndarray:
+    r"""Jacobian of ``f`` at ``x`` by central differences, :math:`(f(x + h e_j) - f(x - h e_j)) / 2h`.
+
+    Parameters
+    ----------
+    f : callable
+        Maps an array shaped like ``x`` to an array of any shape.
+    x : array_like, shape ``(..., n)`` or any shape
+        Point of evaluation (float64).
+    h : float > 0
+        Step. The error is of order :math:`h^2` plus rounding of order :math:`\epsilon/h`.
+
+    Returns
+    -------
+    ndarray, shape ``f(x).shape + x.shape``
+        ``out[a, b] = d f(x)[a] / d x[b]`` over the multi-indices ``a`` of the output and
+        ``b`` of the input.
+    """
+    if not callable(f):
+        raise ValueError(f"f must be callable, got {type(f).__name__}")
+    arr = v.real_array(x, "x", dtype=np.float64, min_ndim=0)
+    h = v.positive_real(h, "h")
+    out_shape = np.shape(f(arr))
+    flat = arr.ravel()
+    cols = []
+    for j in range(flat.size):
+        step = np.zeros_like(flat)
+        step[j] = h
+        plus = np.asarray(f((flat + step).reshape(arr.shape)), dtype=np.float64)
+        minus = np.asarray(f((flat - step).reshape(arr.shape)), dtype=np.float64)
+        cols.append(((plus - minus) / (2 * h)).ravel())
+    return np.stack(cols, axis=-1).reshape(out_shape + arr.shape)
