@@ -46,7 +46,7 @@ def seed_proof() -> Derivation:
     S = abbreviation("S", z1)
     P1 = abbreviation("P_1", z1)
     d = Derivation("∂P₁/∂z₁ = P₁(1 − P₁)")
-    d.define(S, sp.exp(z1) + R, "definition (checked as $e^{z_1} + R$)",
+    d.define(S, sp.exp(z1) + R, "definition",
              display=r"e^{z_1} + \cdots + e^{z_n}")
     d.define(P1, sp.exp(z1) / S, "softmax of $z_1$")
     d.fact(P1, as_written(sp.exp(z1), S**-1), "division as a power of $S$")
@@ -77,7 +77,7 @@ def cross_term_proof() -> Derivation:
     P1 = abbreviation("P_1", z1, z2)
     P2 = abbreviation("P_2", z1, z2)
     d = Derivation("∂P₁/∂z₂ = −P₁P₂")
-    d.define(S, sp.exp(z1) + sp.exp(z2) + R, "definition (checked as $e^{z_1} + e^{z_2} + R$)",
+    d.define(S, sp.exp(z1) + sp.exp(z2) + R, "definition",
              display=r"e^{z_1} + e^{z_2} + \cdots + e^{z_n}")
     d.define(P1, sp.exp(z1) / S, "softmax of $z_1$")
     d.define(P2, sp.exp(z2) / S, "softmax of $z_2$")

@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from . import _validate as v
 from .numerics import diagonal_gradient
 
-__all__ = ["self_gradient_curve", "png_bytes"]
+__all__ = ["self_gradient_curve", "jacobian_norm_scatter", "png_bytes"]
 
 COLORS = {"curve": "#1f4e79", "mark": "#c0392b", "scaled": "#1f77b4", "unscaled": "#d62728", "grid": "#dddddd"}
 
@@ -84,3 +84,35 @@ def _register_png_formatter() -> None:
 
 
 _register_png_formatter()
+
+
+def jacobian_norm_scatter(p_samples, width: float = 6.4, height: float = 3.6) -> Figure:
+    r"""Spectral norm of J against the largest weight, for many probability vectors.
+
+    Also draws the Gershgorin bound :math:`2\max_i P_i(1-P_i) = 2P_{\max}(1-P_{\max})`
+    and the global bound ½.
+
+    Parameters
+    ----------
+    p_samples : array_like, shape ``(m, n)``
+        Probability vectors, one per row.
+    """
+    from .numerics import jacobian_norm
+
+    p = v.probabilities(p_samples, "p_samples", axis=-1, min_ndim=2)
+    norms = jacobian_norm(p)
+    top = p.max(axis=-1)
+    fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")), layout="constrained")
+    ax = fig.add_subplot()
+    ax.scatter(top, norms, s=6, alpha=0.35, color=COLORS["curve"], linewidths=0, label=r"$\|J\|_2$ of a random $P$")
+    grid = np.linspace(0.0, 1.0, 401)
+    ax.plot(grid, 2 * diagonal_gradient(grid), color=COLORS["mark"], linewidth=2,
+            label=r"Gershgorin: $2\,P_{\max}(1-P_{\max})$")
+    ax.axhline(0.5, color="0.4", linestyle="--", linewidth=1, label=r"bound $\frac{1}{2}$")
+    ax.set_xlim(0, 1.0)
+    ax.set_ylim(0, 0.55)
+    ax.set_xlabel(r"largest weight $P_{\max}$")
+    ax.set_ylabel(r"spectral norm $\|J\|_2$")
+    fig.legend(loc="outside lower center", ncols=3, fontsize=9, frameon=False)
+    _style(ax)
+    return fig

@@ -1,0 +1,48 @@
+"""Static figures: their artists hold the numerics layer's values, and they render to PNG."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+from attention_scaling import diagonal_gradient, jacobian_norm
+from attention_scaling.figures import jacobian_norm_scatter, png_bytes, self_gradient_curve
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def test_self_gradient_curve_data():
+    fig = self_gradient_curve({"a": 0.99, "b": 0.001})
+    ax = fig.axes[0]
+    curve, *marks = [line for line in ax.get_lines() if len(line.get_xdata()) > 0 and line.get_linestyle() != ":"]
+    x, y = curve.get_data()
+    np.testing.assert_allclose(y, diagonal_gradient(x), rtol=0, atol=0)
+    assert [float(m.get_xdata()[0]) for m in marks] == [0.99, 0.001]
+    np.testing.assert_allclose([float(m.get_ydata()[0]) for m in marks], diagonal_gradient([0.99, 0.001]))
+    assert png_bytes(fig).startswith(PNG_SIGNATURE)
+
+
+def test_jacobian_norm_scatter_data():
+    p = np.random.default_rng(3).dirichlet(np.ones(4), size=50)
+    fig = jacobian_norm_scatter(p)
+    offsets = fig.axes[0].collections[0].get_offsets()
+    np.testing.assert_allclose(offsets[:, 0], p.max(axis=1))
+    np.testing.assert_allclose(offsets[:, 1], jacobian_norm(p))
+    assert png_bytes(fig).startswith(PNG_SIGNATURE)
+
+
+@pytest.mark.parametrize(
+    "call, param",
+    [
+        (lambda: self_gradient_curve({"x": 1.5}), "marks"),
+        (lambda: self_gradient_curve(width=0), "width"),
+        (lambda: jacobian_norm_scatter([0.5, 0.5]), "p_samples"),
+        (lambda: jacobian_norm_scatter([[0.5, 0.6]]), "p_samples"),
+        (lambda: png_bytes("not a figure"), "fig"),
+        (lambda: png_bytes(Figure(), dpi=0), "dpi"),
+    ],
+)
+def test_figures_bad_input(call, param):
+    with pytest.raises(ValueError, match=rf"^{param}\b"):
+        call()
