@@ -182,3 +182,52 @@ def test_pages_have_maths(site):
 def test_raw_tex_detector(text, flagged):
     """The raw-TeX check itself: it must flag TeX that MathJax missed and pass plain prose."""
     assert bool(RAW_TEX.search(text)) is flagged
+
+
+PLAYER_PAGES = ["book/derive-the-softmax-gradient.html", "book/scale-the-scores.html"]
+
+
+@pytest.mark.parametrize("page_name", PLAYER_PAGES)
+def test_players_respond_to_keyboard_and_mouse(browser, site, page_name):
+    """Every slider of every static player changes the frame and its alt text, by key and by mouse."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto((site / page_name).as_uri())
+    players = page.locator(".asb-player")
+    assert players.count() >= 1
+    for i in range(players.count()):
+        player = players.nth(i)
+        assert "asb-ready" in (player.get_attribute("class") or "")
+        frame = player.locator("img.asb-frame")
+        inputs = player.locator("input[type=range]")
+        assert inputs.count() >= 1
+        for j in range(inputs.count()):
+            slider = inputs.nth(j)
+            label = player.locator(f'label[for="{slider.get_attribute("id")}"]')
+            assert label.inner_text().strip(), "every slider has a visible label"
+            top = int(slider.get_attribute("max"))
+
+            def snapshot():
+                return frame.get_attribute("src"), frame.get_attribute("alt"), slider.input_value()
+
+            slider.focus()
+            page.keyboard.press("Home")
+            at_home = snapshot()
+            assert at_home[2] == "0"
+            page.keyboard.press("ArrowRight")
+            after_key = snapshot()
+            assert after_key[2] == "1"
+            assert after_key[0] != at_home[0] and after_key[1] != at_home[1]
+            page.keyboard.press("End")
+            at_end = snapshot()
+            assert at_end[2] == str(top) and at_end[1] != after_key[1]
+            box = slider.bounding_box()
+            page.mouse.click(box["x"] + 0.02 * box["width"], box["y"] + box["height"] / 2)
+            after_mouse = snapshot()
+            assert after_mouse[2] != str(top)
+            assert after_mouse[0] != at_end[0] and after_mouse[1] != at_end[1]
+            assert player.locator(f'output[for="{slider.get_attribute("id")}"]').inner_text().strip()
+    assert errors == []
+    context.close()

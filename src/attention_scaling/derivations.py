@@ -23,6 +23,8 @@ __all__ = [
     "self_gradient_maximum",
     "gershgorin_bound",
     "jacobian_function",
+    "dot_product_moments",
+    "single_term_moments",
 ]
 
 z1, z2 = sp.symbols("z_1 z_2", real=True)
@@ -203,3 +205,47 @@ def jacobian_function(n: int):
         return np.asarray(compiled(arr), dtype=np.float64)
 
     return jacobian
+
+
+SIGMA_Q, SIGMA_K = sp.symbols("sigma_q sigma_k", positive=True)
+
+
+def dot_product_moments(d: int) -> dict:
+    r"""Mean and variance of :math:`q\cdot k` for ``d`` explicit components, by ``sympy.stats``.
+
+    Components are independent, :math:`q_i \sim \mathcal N(0, \sigma_q^2)` and
+    :math:`k_i \sim \mathcal N(0, \sigma_k^2)`. Returns ``{"mean", "variance"}`` as
+    SymPy expressions in ``sigma_q`` and ``sigma_k``; raises :class:`StepError` unless
+    they are 0 and :math:`d\,\sigma_q^2\sigma_k^2`.
+    """
+    from sympy.stats import E, Normal, variance
+
+    d = v.positive_int(d, "d")
+    q = [Normal(f"q_{i + 1}", 0, SIGMA_Q) for i in range(d)]
+    k = [Normal(f"k_{i + 1}", 0, SIGMA_K) for i in range(d)]
+    dot = sum(a * b for a, b in zip(q, k))
+    mean = sp.simplify(E(dot))
+    var = sp.simplify(variance(dot))
+    if mean != 0 or sp.simplify(var - d * SIGMA_Q**2 * SIGMA_K**2) != 0:
+        raise StepError(f"E[q.k] = {mean}, Var(q.k) = {var} for d = {d}, not 0 and d sigma_q^2 sigma_k^2")
+    return {"mean": mean, "variance": var}
+
+
+def single_term_moments() -> dict:
+    r"""The moments of one term :math:`q_i k_i` that the general proof uses, by ``sympy.stats``.
+
+    Returns ``E[q_i]E[k_i]``-style facts: ``{"E[qk]", "E[q^2]", "E[k^2]", "E[(qk)^2]", "Var(qk)"}``.
+    """
+    from sympy.stats import E, Normal, variance
+
+    q, k = Normal("q_i", 0, SIGMA_Q), Normal("k_i", 0, SIGMA_K)
+    out = {
+        "E[qk]": sp.simplify(E(q * k)),
+        "E[q^2]": sp.simplify(E(q**2)),
+        "E[k^2]": sp.simplify(E(k**2)),
+        "E[(qk)^2]": sp.simplify(E((q * k) ** 2)),
+        "Var(qk)": sp.simplify(variance(q * k)),
+    }
+    if out["E[qk]"] != 0 or sp.simplify(out["Var(qk)"] - SIGMA_Q**2 * SIGMA_K**2) != 0:
+        raise StepError(f"unexpected moments of one term: {out}")
+    return out

@@ -15,7 +15,15 @@ from matplotlib.figure import Figure
 from . import _validate as v
 from .numerics import diagonal_gradient
 
-__all__ = ["self_gradient_curve", "jacobian_norm_scatter", "png_bytes"]
+__all__ = [
+    "self_gradient_curve",
+    "jacobian_norm_scatter",
+    "saturation_by_dimension_figure",
+    "png_bytes",
+    "BlitFigure",
+    "AttentionFigure",
+    "ScaleFigure",
+]
 
 COLORS = {"curve": "#1f4e79", "mark": "#c0392b", "scaled": "#1f77b4", "unscaled": "#d62728", "grid": "#dddddd"}
 
@@ -116,3 +124,334 @@ def jacobian_norm_scatter(p_samples, width: float = 6.4, height: float = 3.6) ->
     fig.legend(loc="outside lower center", ncols=3, fontsize=9, frameon=False)
     _style(ax)
     return fig
+
+
+def saturation_by_dimension_figure(stats, width: float = 12.0, height: float = 3.4) -> Figure:
+    """Three panels against d_k (log axis): largest weight, entropy, largest P(1-P).
+
+    ``stats`` is the result of :func:`~attention_scaling.numerics.saturation_by_dimension`.
+    """
+    try:
+        d = np.asarray(stats["d_values"])
+        series = {name: stats[name] for name in ("unscaled", "scaled")}
+    except (KeyError, TypeError) as exc:
+        raise ValueError("stats must come from saturation_by_dimension()") from exc
+    fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")), layout="constrained")
+    axes = fig.subplots(1, 3)
+    limits = {"max weight": (0, 1.02), "entropy": (0, None), "largest P(1-P)": (0, 0.27)}
+    labels = {"max weight": "mean largest weight", "entropy": "mean entropy (nats)",
+              "largest P(1-P)": r"mean largest $P_j(1-P_j)$"}
+    for ax, measure in zip(axes, limits):
+        for name, color, marker in (("unscaled", COLORS["unscaled"], "o"), ("scaled", COLORS["scaled"], "s")):
+            label = r"unscaled $q\cdot k$" if name == "unscaled" else r"scaled $q\cdot k/\sqrt{d_k}$"
+            ax.plot(d, series[name][measure], marker=marker, color=color, label=label)
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("key dimension $d_k$")
+        ax.set_ylabel(labels[measure])
+        low, high = limits[measure]
+        ax.set_ylim(low, high)
+        _style(ax)
+    axes[0].legend(fontsize=9)
+    return fig
+
+
+# --- live figures: built once, updated in place, blitted -----------------------------------
+
+
+class BlitFigure:
+    """A figure drawn once, whose changing artists are redrawn alone (blitting).
+
+    Subclasses build their axes in ``__init__``, register the artists that change with
+    :meth:`_animate`, and implement :meth:`update`. Axis limits never change, so the
+    saved background stays valid and a frame costs only the changed artists.
+    """
+
+    def __init__(self, fig: Figure):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        self.fig = fig
+        self.canvas = FigureCanvasAgg(fig)
+        self._dynamic: list = []
+        self._background = None
+
+    def _animate(self, *artists):
+        for artist in artists:
+            artist.set_animated(True)
+            self._dynamic.append(artist)
+        return artists[0] if len(artists) == 1 else artists
+
+    def update(self, **params) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def render(self) -> np.ndarray:
+        """The current frame as an RGBA array of shape (height, width, 4)."""
+        if self._background is None:
+            self.canvas.draw()  # lays out the figure and draws everything not animated
+            self.fig.set_layout_engine("none")  # freeze the layout: later frames only blit
+            self._background = self.canvas.copy_from_bbox(self.fig.bbox)
+        self.canvas.restore_region(self._background)
+        for artist in self._dynamic:
+            self.fig.draw_artist(artist)
+        return np.asarray(self.canvas.buffer_rgba())
+
+    def png(self, compress_level: int = 1) -> bytes:
+        """The current frame as PNG bytes, encoded fast (for live sliders)."""
+        from PIL import Image
+
+        buf = io.BytesIO()
+        Image.fromarray(self.render()).save(buf, format="PNG", compress_level=compress_level)
+        return buf.getvalue()
+
+    def _ensure_background(self) -> None:
+        if self._background is None:
+            self.render()
+
+    def background_png(self) -> bytes:
+        """Everything that never changes (axes, labels, legends) as one optimised PNG."""
+        from PIL import Image
+
+        self._ensure_background()
+        self.canvas.restore_region(self._background)
+        buf = io.BytesIO()
+        Image.fromarray(np.asarray(self.canvas.buffer_rgba())[..., :3]).save(buf, format="PNG", optimize=True)
+        return buf.getvalue()
+
+    def layer_png(self, colors: int = 64) -> bytes:
+        """Only the changing artists, on a transparent canvas, quantised (for static players).
+
+        Laid over :meth:`background_png` this is exactly the blitted frame, so a static
+        player ships the background once and a small layer per grid point.
+        """
+        from PIL import Image
+
+        self._ensure_background()
+        renderer = self.canvas.get_renderer()
+        renderer.clear()  # transparent
+        for artist in self._dynamic:
+            self.fig.draw_artist(artist)
+        rgba = Image.fromarray(np.asarray(self.canvas.buffer_rgba()).copy())
+        layer = rgba.quantize(colors=v.positive_int(colors, "colors"), method=Image.Quantize.FASTOCTREE)
+        buf = io.BytesIO()
+        layer.save(buf, format="PNG", optimize=True)
+        return buf.getvalue()
+
+    def _repr_png_(self) -> bytes:
+        return self.png()
+
+
+def _grouped_bar_edges(n: int, slot: int) -> tuple[np.ndarray, np.ndarray]:
+    """Edges of bar ``slot`` (0 or 1) of each of ``n`` groups on [0, 1], with gaps between."""
+    left = (np.arange(n) + 0.1 + 0.4 * slot) / n
+    edges = np.empty(2 * n)
+    edges[0::2] = left
+    edges[1::2] = left + 0.4 / n
+    return edges, np.zeros(2 * n - 1)
+
+
+def _bar_values(values: np.ndarray) -> np.ndarray:
+    """Interleave bar heights with the zero-height gaps between bars."""
+    out = np.zeros(2 * len(values) - 1)
+    out[0::2] = values
+    return out
+
+
+#: Key dimensions offered by the d_k slider: powers of two, a log scale.
+D_VALUES = tuple(2**i for i in range(11))
+#: Largest number of keys the explorer draws.
+MAX_KEYS = 64
+#: Magnitudes the slider allows (standard deviation of each component).
+MAGNITUDE_RANGE = (0.1, 10.0)
+#: Histogram bins for |q·k|: logarithmic, 6 per decade, fixed for every setting.
+SCORE_EDGES = np.logspace(-4, 4.5, 52)
+
+
+class AttentionFigure(BlitFigure):
+    r"""The main explorable's figure: unscaled vs scaled (÷√d_k) attention, three panels.
+
+    1. the attention weights of one query over ``n_keys`` keys;
+    2. the curve :math:`P(1-P)` with every weight marked on it;
+    3. the distribution of :math:`|q\cdot k|` over many random pairs on a log axis, against
+       the prediction from :math:`q\cdot k \sim \mathcal N(0, m^4 d_k)` (unscaled) and
+       :math:`\mathcal N(0, m^4)` (scaled). A log axis keeps every setting in view.
+
+    Vectors are drawn once per seed at the largest :data:`D_VALUES`; see
+    :func:`~attention_scaling.numerics.score_sample`.
+    """
+
+    def __init__(self, n_pairs: int = 2000, width: float = 9.6, height: float = 3.7, dpi: int = 100):
+        from .numerics import score_sample
+
+        self._score_sample = score_sample
+        self.n_pairs = v.positive_int(n_pairs, "n_pairs")
+        self._samples: dict[int, object] = {}
+        fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")),
+                     dpi=v.positive_int(dpi, "dpi"), layout="constrained")
+        super().__init__(fig)
+        ax_w, ax_g, ax_h = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.15, 1.0, 1.25]})
+        red, blue = COLORS["unscaled"], COLORS["scaled"]
+
+        ax_w.set_title("attention weights of one query", fontsize=10)
+        self.bars_u = self._animate(ax_w.stairs(*reversed(_grouped_bar_edges(8, 0)), fill=True, color=red,
+                                                label=r"unscaled: softmax$(q\cdot k)$"))
+        self.bars_s = self._animate(ax_w.stairs(*reversed(_grouped_bar_edges(8, 1)), fill=True, color=blue,
+                                                label=r"scaled: softmax$(q\cdot k/\sqrt{d_k})$"))
+        ax_w.set_xlim(0, 1)
+        ax_w.set_ylim(0, 1.02)
+        ax_w.set_xticks([])
+        ax_w.set_xlabel("keys (each pair of bars is one key)")
+        ax_w.set_ylabel("weight $P_j$")
+
+        ax_g.set_title(r"gradient $P(1-P)$ at each weight", fontsize=10)
+        grid = np.linspace(0, 1, 201)
+        ax_g.plot(grid, diagonal_gradient(grid), color="0.55", linewidth=1.5)
+        self.marks_u = self._animate(ax_g.plot([], [], "o", color=red, markersize=6, alpha=0.8, clip_on=False)[0])
+        self.marks_s = self._animate(ax_g.plot([], [], "s", color=blue, markersize=5, alpha=0.8, clip_on=False,
+                                               markerfacecolor="white")[0])
+        ax_g.set_xlim(0, 1)
+        ax_g.set_ylim(0, 0.27)
+        ax_g.set_xlabel("weight $P_j$")
+        ax_g.set_ylabel(r"$\partial P_j/\partial z_j$")
+
+        ax_h.set_title(rf"size $|q\cdot k|$ over {self.n_pairs} random pairs", fontsize=10)
+        zeros = np.zeros(len(SCORE_EDGES) - 1)
+        self.hist_u = self._animate(ax_h.stairs(zeros, SCORE_EDGES, fill=True, color=red, alpha=0.45))
+        self.hist_s = self._animate(ax_h.stairs(zeros, SCORE_EDGES, fill=True, color=blue, alpha=0.45))
+        self.pred_u = self._animate(ax_h.stairs(zeros, SCORE_EDGES, color="#7b1113", linewidth=1.3, linestyle="--",
+                                                label=r"predicted from $\mathcal{N}(0, m^4 d_k)$"))
+        self.pred_s = self._animate(ax_h.stairs(zeros, SCORE_EDGES, color="#0b3d66", linewidth=1.3, linestyle=":",
+                                                label=r"predicted from $\mathcal{N}(0, m^4)$"))
+        ax_h.set_xscale("log")
+        ax_h.set_xlim(SCORE_EDGES[0], SCORE_EDGES[-1])
+        ax_h.set_ylim(0, 0.3)
+        ax_h.set_xlabel(r"$|$score$|$ (log scale)")
+        ax_h.set_ylabel("fraction of pairs per bin")
+        for ax in (ax_w, ax_g, ax_h):
+            _style(ax)
+        fig.legend(loc="outside lower center", ncols=4, fontsize=9, frameon=False)
+        # The setting, as a title; a long placeholder reserves its space in the layout.
+        self.label = self._animate(fig.suptitle("d_k = 1024, magnitude m = 10.00, 64 keys, seed 99", fontsize=10))
+        self.state: dict = {}
+        self.update()
+
+    def sample(self, seed: int):
+        """The precomputed vectors for ``seed`` (cached; a few are kept)."""
+        if seed not in self._samples:
+            if len(self._samples) >= 4:
+                self._samples.pop(next(iter(self._samples)))
+            self._samples[seed] = self._score_sample(D_VALUES, MAX_KEYS, self.n_pairs, seed)
+        return self._samples[seed]
+
+    def update(self, d_k: int = 64, magnitude: float = 1.0, n_keys: int = 16, seed: int = 0) -> None:
+        """Show the given setting. Only artist data changes; the axes stay fixed."""
+        from .numerics import entropy, normal_cdf, softmax
+
+        if d_k not in D_VALUES:
+            raise ValueError(f"d_k must be one of {list(D_VALUES)}, got {d_k!r}")
+        m = v.positive_real(magnitude, "magnitude")
+        if not MAGNITUDE_RANGE[0] <= m <= MAGNITUDE_RANGE[1]:
+            raise ValueError(f"magnitude must lie in {list(MAGNITUDE_RANGE)}, got {m}")
+        n = v.positive_int(n_keys, "n_keys", minimum=2)
+        if n > MAX_KEYS:
+            raise ValueError(f"n_keys must be <= {MAX_KEYS}, got {n}")
+        seed = v.positive_int(seed, "seed", minimum=0)
+        sample = self.sample(seed)
+        row = sample.index(d_k)
+        root = float(np.sqrt(d_k))
+
+        z_u = m * m * sample.scores[row, :n]
+        z_s = z_u / root
+        p_u, p_s = softmax(z_u), softmax(z_s)
+        for bars, slot, p in ((self.bars_u, 0, p_u), (self.bars_s, 1, p_s)):
+            edges, _ = _grouped_bar_edges(n, slot)
+            bars.set_data(_bar_values(p), edges)
+        self.marks_u.set_data(p_u, diagonal_gradient(p_u))
+        self.marks_s.set_data(p_s, diagonal_gradient(p_s))
+
+        size_u = np.abs(m * m * sample.pair_dots[row])
+        lo, hi = SCORE_EDGES[0], SCORE_EDGES[-1]  # values beyond the axis count in the end bins
+        count_u = np.histogram(np.clip(size_u, lo, hi), SCORE_EDGES)[0] / size_u.size
+        count_s = np.histogram(np.clip(size_u / root, lo, hi), SCORE_EDGES)[0] / size_u.size
+        open_edges = SCORE_EDGES.copy()
+        open_edges[0], open_edges[-1] = 0.0, np.inf
+        # |X| for X ~ N(0, sigma^2): P(a < |X| < b) = 2 (Phi(b / sigma) - Phi(a / sigma))
+        pred_u = 2 * np.diff(normal_cdf(open_edges, m * m * root))
+        pred_s = 2 * np.diff(normal_cdf(open_edges, m * m))
+        self.hist_u.set_data(count_u)
+        self.hist_s.set_data(count_s)
+        self.pred_u.set_data(pred_u)
+        self.pred_s.set_data(pred_s)
+        self.label.set_text(f"$d_k$ = {d_k},  magnitude $m$ = {m:.2f},  {n} keys,  seed {seed}")
+
+        self.state = {
+            "params": {"d_k": d_k, "magnitude": m, "n_keys": n, "seed": seed},
+            "z_unscaled": z_u, "z_scaled": z_s, "p_unscaled": p_u, "p_scaled": p_s,
+            "hist_unscaled": count_u, "hist_scaled": count_s, "pred_unscaled": pred_u, "pred_scaled": pred_s,
+            "readouts": {
+                name: {"max weight": float(p.max()), "entropy": float(entropy(p)),
+                       "largest P(1-P)": float(diagonal_gradient(p).max())}
+                for name, p in (("unscaled", p_u), ("scaled", p_s))
+            },
+            "max_entropy": float(np.log(n)),
+        }
+
+
+class ScaleFigure(BlitFigure):
+    r"""One score vector multiplied by a scale :math:`s` (an inverse temperature, :math:`s = 1/T`).
+
+    Panels: the softmax output, the diagonal gradients :math:`P_i(1-P_i)`, and the whole
+    Jacobian :math:`\operatorname{diag}(P) - PP^\top` as a heatmap.
+    """
+
+    SCALE_RANGE = (0.05, 100.0)
+
+    def __init__(self, n_scores: int = 8, seed: int = 0, width: float = 9.6, height: float = 3.4, dpi: int = 100):
+        n = v.positive_int(n_scores, "n_scores", minimum=2)
+        rng = v.generator(seed)
+        self.z = np.sort(rng.standard_normal(n))[::-1]
+        fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")),
+                     dpi=v.positive_int(dpi, "dpi"), layout="constrained")
+        super().__init__(fig)
+        ax_p, ax_g, ax_j = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.0, 1.0, 0.85]})
+        idx = np.arange(n + 1) - 0.5
+        self._bar_edges = np.repeat(np.arange(n), 2) + np.tile([-0.36, 0.36], n)
+        ax_p.set_title(r"softmax output $P = \mathrm{softmax}(s\,z)$", fontsize=10)
+        self.bars_p = self._animate(ax_p.stairs(np.zeros(2 * n - 1), self._bar_edges, fill=True, color=COLORS["scaled"]))
+        ax_p.set_ylim(0, 1.02)
+        ax_p.set_ylabel("weight $P_i$")
+        ax_g.set_title(r"diagonal gradient $P_i(1-P_i)$", fontsize=10)
+        self.bars_g = self._animate(ax_g.stairs(np.zeros(2 * n - 1), self._bar_edges, fill=True, color=COLORS["mark"]))
+        ax_g.axhline(0.25, color="0.5", linestyle=":", linewidth=1)
+        ax_g.set_ylim(0, 0.27)
+        for ax in (ax_p, ax_g):
+            ax.set_xlim(idx[0], idx[-1])
+            ax.set_xticks(range(n), [f"{i + 1}" for i in range(n)])
+            ax.set_xlabel("score index $i$ (scores sorted, largest first)")
+            _style(ax)
+        ax_j.set_title(r"Jacobian $\partial P_i/\partial z_j$", fontsize=10)
+        self.heat = self._animate(ax_j.imshow(np.zeros((n, n)), cmap="RdBu_r", vmin=-0.25, vmax=0.25))
+        ax_j.set_xticks(range(n), [f"{i + 1}" for i in range(n)])
+        ax_j.set_yticks(range(n), [f"{i + 1}" for i in range(n)])
+        ax_j.set_xlabel("$j$")
+        ax_j.set_ylabel("$i$")
+        fig.colorbar(self.heat, ax=ax_j, shrink=0.85)
+        self.label = self._animate(fig.suptitle("scale s = 0.000 (temperature T = 1/s = 0.000)", fontsize=10))
+        self.state: dict = {}
+        self.update()
+
+    def update(self, scale: float = 1.0) -> None:
+        from .numerics import entropy, softmax, softmax_jacobian
+
+        s = v.positive_real(scale, "scale")
+        if not self.SCALE_RANGE[0] <= s <= self.SCALE_RANGE[1]:
+            raise ValueError(f"scale must lie in {list(self.SCALE_RANGE)}, got {s}")
+        p = softmax(s * self.z)
+        g = diagonal_gradient(p)
+        jac = softmax_jacobian(p)
+        self.bars_p.set_data(_bar_values(p))
+        self.bars_g.set_data(_bar_values(g))
+        self.heat.set_data(jac)
+        self.label.set_text(f"scale $s$ = {s:.3g}  (temperature $T = 1/s$ = {1 / s:.3g})")
+        self.state = {"params": {"scale": s}, "p": p, "gradient": g, "jacobian": jac,
+                      "readouts": {"max weight": float(p.max()), "entropy": float(entropy(p)),
+                                   "largest P(1-P)": float(g.max()), "norm of J": float(np.linalg.eigvalsh(jac)[-1])},
+                      "max_entropy": float(np.log(len(p)))}

@@ -14,6 +14,9 @@ asks for less precision.
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 import numpy as np
 
 from . import _validate as v
@@ -26,6 +29,10 @@ __all__ = [
     "draw_queries_keys",
     "jacobian_norm",
     "central_difference",
+    "normal_cdf",
+    "ScoreSample",
+    "score_sample",
+    "saturation_by_dimension",
 ]
 
 
@@ -212,3 +219,117 @@ def central_difference(f, x, h: float = 1e-6) -> np.ndarray:
         minus = np.asarray(f((flat - step).reshape(arr.shape)), dtype=np.float64)
         cols.append(((plus - minus) / (2 * h)).ravel())
     return np.stack(cols, axis=-1).reshape(out_shape + arr.shape)
+
+
+_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def normal_cdf(x, sigma=1.0) -> np.ndarray:
+    r"""CDF of :math:`\mathcal N(0, \sigma^2)` at ``x`` (``±inf`` allowed), elementwise."""
+    arr = np.asarray(x, dtype=np.float64)
+    if np.isnan(arr).any():
+        raise ValueError("x contains NaN")
+    sigma = v.positive_real(sigma, "sigma")
+    return 0.5 * (1.0 + _erf(arr / (sigma * math.sqrt(2.0))).astype(np.float64))
+
+
+@dataclass(frozen=True)
+class ScoreSample:
+    r"""Unit-magnitude dot products for a grid of key dimensions, precomputed once.
+
+    Every vector is drawn once at the largest dimension; the dot product at dimension
+    :math:`d` is the sum of the first :math:`d` componentwise products (a prefix sum),
+    so all dimensions share the same vectors. Scores at magnitude :math:`m` are
+    :math:`m^2` times these (each component of q and k has standard deviation m).
+
+    Attributes
+    ----------
+    d_values : tuple of int
+        The key dimensions, increasing.
+    scores : ndarray, shape ``(len(d_values), n_keys)``
+        :math:`q\cdot k_j` for one query and ``n_keys`` keys, at each dimension.
+    pair_dots : ndarray, shape ``(len(d_values), n_pairs)``
+        :math:`q\cdot k` for ``n_pairs`` independent (q, k) pairs, at each dimension.
+    seed : int
+    """
+
+    d_values: tuple
+    scores: np.ndarray
+    pair_dots: np.ndarray
+    seed: int
+
+    def index(self, d_k: int) -> int:
+        """Row of ``scores`` and ``pair_dots`` that holds dimension ``d_k``."""
+        try:
+            return self.d_values.index(d_k)
+        except ValueError:
+            raise ValueError(f"d_k must be one of {list(self.d_values)}, got {d_k!r}") from None
+
+
+def score_sample(d_values, n_keys: int = 64, n_pairs: int = 2000, seed: int = 0) -> ScoreSample:
+    """Draw one query, ``n_keys`` keys and ``n_pairs`` random pairs; see :class:`ScoreSample`.
+
+    Components are standard normal (magnitude 1), drawn from
+    ``numpy.random.default_rng(seed)``.
+    """
+    d_list = [v.positive_int(d, "d_values") for d in np.atleast_1d(np.asarray(d_values, dtype=object))]
+    if not d_list or sorted(set(d_list)) != d_list:
+        raise ValueError("d_values must be strictly increasing positive integers")
+    n_keys = v.positive_int(n_keys, "n_keys")
+    n_pairs = v.positive_int(n_pairs, "n_pairs")
+    seed = v.positive_int(seed, "seed", minimum=0)
+    rng = np.random.default_rng(seed)
+    d_max = d_list[-1]
+    rows = np.array(d_list) - 1
+    q = rng.standard_normal(d_max)
+    keys = rng.standard_normal((n_keys, d_max))
+    scores = np.cumsum(keys * q, axis=1)[:, rows].T
+    pair_dots = np.empty((len(d_list), n_pairs))
+    chunk = 500  # bounded memory: n_pairs x d_max products are never held at once
+    for start in range(0, n_pairs, chunk):
+        stop = min(n_pairs, start + chunk)
+        a = rng.standard_normal((stop - start, d_max))
+        b = rng.standard_normal((stop - start, d_max))
+        pair_dots[:, start:stop] = np.cumsum(a * b, axis=1)[:, rows].T
+    return ScoreSample(tuple(d_list), scores, pair_dots, seed)
+
+
+def saturation_by_dimension(d_values, magnitude: float = 1.0, n_keys: int = 16, n_queries: int = 200, seed: int = 0):
+    r"""Average saturation measures of attention, unscaled and scaled, for each key dimension.
+
+    For each of ``n_queries`` independent queries (each with its own ``n_keys`` keys,
+    components :math:`\mathcal N(0, m^2)`), computes the weights of
+    :math:`\operatorname{softmax}(q\cdot k)` and :math:`\operatorname{softmax}(q\cdot k/\sqrt{d_k})`
+    and averages, over queries: the largest weight, the entropy, and the largest
+    :math:`P_j(1-P_j)`. Vectors are drawn once at the largest dimension and cut to
+    prefixes, so every dimension sees the same draws.
+
+    Returns
+    -------
+    dict
+        ``{"d_values": ndarray, "unscaled": {measure: ndarray}, "scaled": {measure: ndarray}}``
+        with measures ``"max weight"``, ``"entropy"``, ``"largest P(1-P)"``.
+    """
+    d_list = [v.positive_int(d, "d_values") for d in np.atleast_1d(np.asarray(d_values, dtype=object))]
+    if not d_list or sorted(set(d_list)) != d_list:
+        raise ValueError("d_values must be strictly increasing positive integers")
+    m = v.positive_real(magnitude, "magnitude")
+    n_keys = v.positive_int(n_keys, "n_keys", minimum=2)
+    n_queries = v.positive_int(n_queries, "n_queries")
+    rng = np.random.default_rng(v.positive_int(seed, "seed", minimum=0))
+    d_max = d_list[-1]
+    q = rng.standard_normal((n_queries, 1, d_max))
+    k = rng.standard_normal((n_queries, n_keys, d_max))
+    prefix = np.cumsum(q * k, axis=-1)[..., np.array(d_list) - 1]  # (queries, keys, dims)
+    out = {"d_values": np.array(d_list), "unscaled": {}, "scaled": {}}
+    for name, divide in (("unscaled", False), ("scaled", True)):
+        z = m * m * np.moveaxis(prefix, -1, 0)  # (dims, queries, keys)
+        if divide:
+            z = z / np.sqrt(np.array(d_list, dtype=np.float64))[:, None, None]
+        p = softmax(z, axis=-1)
+        out[name] = {
+            "max weight": p.max(axis=-1).mean(axis=-1),
+            "entropy": entropy(p, axis=-1).mean(axis=-1),
+            "largest P(1-P)": (p * (1 - p)).max(axis=-1).mean(axis=-1),
+        }
+    return out

@@ -1,0 +1,282 @@
+"""Explorables: live ipywidgets sliders in Jupyter, precomputed players on the static book.
+
+An :class:`Explorable` pairs a :class:`~attention_scaling.figures.BlitFigure` with its
+controls. Displayed in a live kernel, it shows sliders and pushes each new frame as a
+PNG into an ``ipywidgets.Image`` (the figure only blits what changed). When the book is
+built (``scripts/build-book`` sets ``ATTENTION_BOOK_STATIC=1``) it shows a
+self-contained player instead: one labelled range input per parameter over a documented
+grid of values, with a precomputed frame, alt text and readout for every grid point.
+Live notebooks never compute those frames.
+
+A chapter needs one line: ``attention_explorer()`` or ``scale_explorer()``.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import itertools
+import json
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import _validate as v
+from .figures import D_VALUES, MAX_KEYS, AttentionFigure, BlitFigure, ScaleFigure
+
+__all__ = [
+    "STATIC_ENV",
+    "FRAME_BUDGET_BYTES",
+    "Control",
+    "Explorable",
+    "attention_explorer",
+    "scale_explorer",
+    "static_mode",
+]
+
+#: Set to 1 by the book build; explorables then render as static players.
+STATIC_ENV = "ATTENTION_BOOK_STATIC"
+#: Most bytes of frames (base64, as shipped in the page) one player may carry.
+FRAME_BUDGET_BYTES = 1_500_000
+
+_ids = itertools.count()
+
+
+def static_mode() -> bool:
+    """True while the book is being built (the explorables render as static players)."""
+    return os.environ.get(STATIC_ENV, "") == "1"
+
+
+@dataclass(frozen=True)
+class Control:
+    """One parameter of an explorable.
+
+    ``values`` is the grid the static player steps through; ``live`` describes the live
+    slider: ``("select", options)``, ``("log", low, high, step)`` or ``("int", low, high)``.
+    """
+
+    name: str
+    label: str
+    unit: str
+    values: tuple
+    default: object
+    live: tuple
+    fmt: str = "{}"
+
+    def show(self, value) -> str:
+        return self.fmt.format(value)
+
+
+@dataclass
+class Explorable:
+    """A figure with its controls, shown live or as a static player (see the module docstring)."""
+
+    name: str
+    title: str
+    make_figure: object  # callable returning a BlitFigure
+    controls: list
+    live_only: list = field(default_factory=list)  # sliders only the live version has
+    describe: object = None  # callable(state) -> (alt text, readout text)
+    _figure: BlitFigure | None = None
+
+    @property
+    def figure(self) -> BlitFigure:
+        if self._figure is None:
+            self._figure = self.make_figure()
+        return self._figure
+
+    def defaults(self) -> dict:
+        return {c.name: c.default for c in self.controls + self.live_only}
+
+    def frame(self, **params) -> tuple[bytes, str, str]:
+        """Update to ``params`` (others at their defaults); return (fast PNG, alt, readout)."""
+        fig = self.figure
+        fig.update(**(self.defaults() | params))
+        alt, readout = self.describe(fig.state)
+        return fig.png(), alt, readout
+
+    # --- live ----------------------------------------------------------------------
+
+    def widget(self):
+        """Sliders, the frame and a readout, wired together (needs a live kernel to update)."""
+        import ipywidgets as w
+
+        sliders = {}
+        for c in self.controls + self.live_only:
+            kind, *spec = c.live
+            desc = f"{c.label} ({c.unit})" if c.unit else c.label
+            common = {"description": desc, "continuous_update": True,
+                      "style": {"description_width": "initial"}, "layout": w.Layout(width="420px")}
+            if kind == "select":
+                sliders[c.name] = w.SelectionSlider(options=list(spec[0]), value=c.default, **common)
+            elif kind == "log":
+                low, high, step = spec
+                sliders[c.name] = w.FloatLogSlider(value=c.default, base=10, min=np.log10(low), max=np.log10(high),
+                                                   step=step, readout_format=".2f", **common)
+            elif kind == "int":
+                sliders[c.name] = w.IntSlider(value=c.default, min=spec[0], max=spec[1], **common)
+            else:  # pragma: no cover - programming error
+                raise ValueError(f"control kind must be select, log or int, got {kind!r}")
+        image = w.Image(format="png", layout=w.Layout(width="100%", max_width="1200px"))
+        readout = w.HTML()
+
+        def redraw(_change=None):
+            params = {name: s.value for name, s in sliders.items()}
+            png, alt, text = self.frame(**params)
+            image.value = png
+            readout.value = f'<p style="font-size:0.9em" aria-live="polite">{html.escape(text)}</p>'
+
+        for s in sliders.values():
+            s.observe(redraw, names="value")
+        redraw()
+        return w.VBox([w.HTML(f"<b>{html.escape(self.title)}</b>"), w.HBox(list(sliders.values())[:2]),
+                       w.HBox(list(sliders.values())[2:]), image, readout])
+
+    # --- static --------------------------------------------------------------------
+
+    def grid(self):
+        """Every grid point, in the order the player indexes them (last control fastest)."""
+        return [dict(zip([c.name for c in self.controls], combo))
+                for combo in itertools.product(*[c.values for c in self.controls])]
+
+    def static_frames(self) -> list[tuple[bytes, str, str]]:
+        """(layer PNG, alt text, readout) for every grid point; see ``BlitFigure.layer_png``."""
+        out = []
+        fig = self.figure
+        for point in self.grid():
+            fig.update(**(self.defaults() | point))
+            alt, readout = self.describe(fig.state)
+            out.append((fig.layer_png(), alt, readout))
+        return out
+
+    def static_html(self) -> str:
+        """A self-contained player: labelled range inputs over the grid, one frame per point.
+
+        The figure's fixed background is shipped once; each grid point adds only a small
+        transparent layer with the artists that change. The default frame is in the HTML
+        itself, so the page shows it without JavaScript and when printed.
+        """
+        frames = self.static_frames()
+        fig = self.figure
+        fig.update(**self.defaults())
+        background = base64.b64encode(fig.background_png()).decode("ascii")
+        encoded = [base64.b64encode(png).decode("ascii") for png, _, _ in frames]
+        total = len(background) + sum(len(e) for e in encoded)
+        if total > FRAME_BUDGET_BYTES:
+            raise ValueError(f"frames of {self.name} take {total} bytes, over the budget of {FRAME_BUDGET_BYTES}")
+        uid = f"asb-{self.name}-{next(_ids)}"
+        default_index = self.grid().index({c.name: c.default for c in self.controls})
+        rows = []
+        for c in self.controls:
+            shown = c.show(c.default)
+            cid = f"{uid}-{c.name}"
+            rows.append(
+                f'<div class="asb-control"><label for="{cid}">{html.escape(c.label)}</label>'
+                f'<input type="range" id="{cid}" min="0" max="{len(c.values) - 1}" step="1" '
+                f'value="{c.values.index(c.default)}" aria-valuetext="{html.escape(f"{shown} {c.unit}".strip())}">'
+                f'<output for="{cid}">{html.escape(shown)}</output>'
+                f'<span class="asb-unit">{html.escape(c.unit)}</span></div>'
+            )
+        data = {
+            "controls": [{"id": f"{uid}-{c.name}", "unit": c.unit, "values": [c.show(x) for x in c.values]}
+                         for c in self.controls],
+            "frames": encoded,
+            "alts": [alt for _, alt, _ in frames],
+            "readouts": [r for _, _, r in frames],
+        }
+        grid_note = "; ".join(f"{c.label} in {{{', '.join(c.show(x) for x in c.values)}}}" for c in self.controls)
+        fixed_note = ", ".join(f"{c.label} = {c.show(c.default)}" for c in self.live_only)
+        width, height = fig.fig.canvas.get_width_height()
+        _, alt0, readout0 = frames[default_index]
+        note = (f"Precomputed frames for every combination of {grid_note}"
+                + (f"; fixed here: {fixed_note}" if fixed_note else "")
+                + ". Drag a slider or focus it and use the arrow, Home and End keys."
+                + " In the notebook version every slider is live.")
+        return (
+            f'<div class="asb-player" id="{uid}" role="group" aria-label="{html.escape(self.title)}">'
+            f'<p class="asb-title">{html.escape(self.title)}</p>'
+            f'<div class="asb-controls">{"".join(rows)}</div>'
+            f'<div class="asb-stack" style="aspect-ratio: {width} / {height}">'
+            f'<img class="asb-background" src="data:image/png;base64,{background}" alt="" width="{width}" height="{height}">'
+            f'<img class="asb-frame" src="data:image/png;base64,{encoded[default_index]}" '
+            f'alt="{html.escape(alt0)}" width="{width}" height="{height}"></div>'
+            f'<p class="asb-readout" aria-live="polite">{html.escape(readout0)}</p>'
+            f'<p class="asb-note">{html.escape(note)}</p>'
+            f'<script type="application/json" class="asb-data">{json.dumps(data, separators=(",", ":"))}</script>'
+            "</div>"
+        )
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        if static_mode():
+            return {"text/html": self.static_html(), "text/plain": f"{self.title} (static player)"}
+        return self.widget()._repr_mimebundle_(include=include, exclude=exclude)
+
+
+# --- the book's explorables ------------------------------------------------------------
+
+ATTENTION_MAGNITUDES = (0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 3.0, 10.0)
+SCALES = (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 50.0, 70.0, 100.0)
+
+
+def _describe_attention(state) -> tuple[str, str]:
+    p = state["params"]
+    r = state["readouts"]
+    setting = f"d_k = {p['d_k']}, magnitude m = {p['magnitude']:.2f}, {p['n_keys']} keys, seed {p['seed']}"
+
+    def part(name):
+        x = r[name]
+        return (f"largest weight {x['max weight']:.3f}, entropy {x['entropy']:.2f} of at most "
+                f"{state['max_entropy']:.2f} nats, largest P(1-P) {x['largest P(1-P)']:.4f}")
+
+    alt = (f"Attention explorer at {setting}. Unscaled scores q·k: {part('unscaled')}. "
+           f"Scaled scores q·k/√d_k: {part('scaled')}. The right panel compares the spread of |q·k| "
+           f"over random pairs with its prediction.")
+    readout = f"Unscaled: {part('unscaled')}.  Scaled by 1/√d_k: {part('scaled')}."
+    return alt, readout
+
+
+def attention_explorer(n_pairs: int = 2000) -> Explorable:
+    """The main explorable: sliders for d_k, vector magnitude, number of keys and seed.
+
+    On the static page d_k and magnitude vary over a grid; 16 keys and seed 0 are fixed.
+    """
+    n_pairs = v.positive_int(n_pairs, "n_pairs")
+    return Explorable(
+        name="attention",
+        title="Attention weights, their gradients and the spread of q·k, unscaled vs scaled by 1/√d_k",
+        make_figure=lambda: AttentionFigure(n_pairs=n_pairs),
+        controls=[
+            Control("d_k", "key dimension d_k", "dimensions", D_VALUES, 64, ("select", D_VALUES)),
+            Control("magnitude", "vector magnitude m", "(std of each component)", ATTENTION_MAGNITUDES, 1.0,
+                    ("log", 0.1, 10.0, 0.02), fmt="{:g}"),
+        ],
+        live_only=[
+            Control("n_keys", "number of keys n", "keys", (16,), 16, ("int", 2, MAX_KEYS)),
+            Control("seed", "seed", "", (0,), 0, ("int", 0, 99)),
+        ],
+        describe=_describe_attention,
+    )
+
+
+def _describe_scale(state) -> tuple[str, str]:
+    s = state["params"]["scale"]
+    r = state["readouts"]
+    text = (f"largest weight {r['max weight']:.3f}, entropy {r['entropy']:.2f} of at most "
+            f"{state['max_entropy']:.2f} nats, largest P(1-P) {r['largest P(1-P)']:.4f}, "
+            f"norm of the Jacobian {r['norm of J']:.4f}")
+    alt = f"Softmax of 8 fixed scores times a scale s = {s:g} (temperature {1 / s:.3g}): {text}."
+    return alt, f"Scale s = {s:g}: {text}."
+
+
+def scale_explorer(seed: int = 0) -> Explorable:
+    """A smaller explorable: one score vector times a scale s (inverse temperature)."""
+    seed = v.positive_int(seed, "seed", minimum=0)
+    return Explorable(
+        name="scale",
+        title="One score vector times a scale s: softmax, P(1−P) and the Jacobian",
+        make_figure=lambda: ScaleFigure(seed=seed),
+        controls=[Control("scale", "scale s", "(inverse temperature 1/T)", SCALES, 1.0,
+                          ("log", 0.05, 100.0, 0.02), fmt="{:g}")],
+        describe=_describe_scale,
+    )

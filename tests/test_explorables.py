@@ -1,0 +1,212 @@
+"""Live figures and explorables: artist data equals the numerics, extremes stay finite,
+the static player holds one frame per grid point, and the live widget redraws."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import re
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from attention_scaling import diagonal_gradient, entropy, softmax, softmax_jacobian
+from attention_scaling.explorables import (
+    ATTENTION_MAGNITUDES,
+    FRAME_BUDGET_BYTES,
+    SCALES,
+    STATIC_ENV,
+    attention_explorer,
+    scale_explorer,
+)
+from attention_scaling.figures import D_VALUES, MAX_KEYS, SCORE_EDGES, AttentionFigure, ScaleFigure
+from attention_scaling.numerics import normal_cdf, score_sample
+
+
+@pytest.fixture(scope="module")
+def attention_fig():
+    return AttentionFigure(n_pairs=500)
+
+
+def bar_heights(stairs):
+    return stairs.get_data().values[0::2]
+
+
+def test_attention_update_matches_numerics(attention_fig):
+    fig = attention_fig
+    fig.update(d_k=256, magnitude=1.5, n_keys=12, seed=3)
+    sample = score_sample(D_VALUES, MAX_KEYS, 500, 3)
+    z = 1.5**2 * sample.scores[D_VALUES.index(256), :12]
+    p_u, p_s = softmax(z), softmax(z / 16.0)
+    np.testing.assert_allclose(bar_heights(fig.bars_u), p_u, rtol=1e-12)
+    np.testing.assert_allclose(bar_heights(fig.bars_s), p_s, rtol=1e-12)
+    assert len(fig.bars_u.get_data().edges) == 2 * 12
+    x, y = fig.marks_u.get_data()
+    np.testing.assert_allclose(x, p_u)
+    np.testing.assert_allclose(y, diagonal_gradient(p_u))
+    size = np.abs(1.5**2 * sample.pair_dots[D_VALUES.index(256)])
+    counts = np.histogram(np.clip(size, SCORE_EDGES[0], SCORE_EDGES[-1]), SCORE_EDGES)[0] / size.size
+    np.testing.assert_allclose(fig.hist_u.get_data().values, counts)
+    edges = SCORE_EDGES.copy()
+    edges[0], edges[-1] = 0, np.inf
+    np.testing.assert_allclose(fig.pred_s.get_data().values, 2 * np.diff(normal_cdf(edges, 1.5**2)))
+    assert fig.pred_u.get_data().values.sum() == pytest.approx(1.0)
+    r = fig.state["readouts"]["scaled"]
+    assert r["max weight"] == pytest.approx(p_s.max())
+    assert r["entropy"] == pytest.approx(float(entropy(p_s)))
+
+
+def test_same_seed_same_vectors_for_every_dimension(attention_fig):
+    """Vectors are drawn once at the largest d_k; smaller d_k are prefixes of them."""
+    sample = score_sample(D_VALUES, 4, 10, 0)
+    rng = np.random.default_rng(0)
+    q = rng.standard_normal(D_VALUES[-1])
+    keys = rng.standard_normal((4, D_VALUES[-1]))
+    for row, d in enumerate(D_VALUES):
+        np.testing.assert_allclose(sample.scores[row], keys[:, :d] @ q[:d], rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("d_k", [D_VALUES[0], D_VALUES[-1]])
+@pytest.mark.parametrize("magnitude", [0.1, 10.0])
+@pytest.mark.parametrize("n_keys", [2, MAX_KEYS])
+def test_attention_extremes_are_finite(attention_fig, d_k, magnitude, n_keys):
+    attention_fig.update(d_k=d_k, magnitude=magnitude, n_keys=n_keys, seed=0)
+    for key in ("p_unscaled", "p_scaled", "hist_unscaled", "hist_scaled", "pred_unscaled", "pred_scaled"):
+        assert np.isfinite(attention_fig.state[key]).all(), key
+    for artist in (attention_fig.bars_u, attention_fig.hist_s, attention_fig.pred_u):
+        assert np.isfinite(artist.get_data().values).all()
+    frame = attention_fig.render()
+    assert frame.shape[2] == 4 and frame[..., :3].std() > 0  # not blank
+
+
+@pytest.mark.parametrize(
+    "kwargs, param",
+    [
+        ({"d_k": 3}, "d_k"),
+        ({"magnitude": 0.0}, "magnitude"),
+        ({"magnitude": 50.0}, "magnitude"),
+        ({"magnitude": float("nan")}, "magnitude"),
+        ({"n_keys": 1}, "n_keys"),
+        ({"n_keys": MAX_KEYS + 1}, "n_keys"),
+        ({"seed": -1}, "seed"),
+    ],
+)
+def test_attention_bad_input(attention_fig, kwargs, param):
+    with pytest.raises(ValueError, match=rf"^{param}\b"):
+        attention_fig.update(**kwargs)
+
+
+def test_scale_figure_matches_numerics():
+    fig = ScaleFigure(seed=2)
+    for s in (ScaleFigure.SCALE_RANGE[0], 1.0, ScaleFigure.SCALE_RANGE[1]):
+        fig.update(scale=s)
+        p = softmax(s * fig.z)
+        np.testing.assert_allclose(bar_heights(fig.bars_p), p)
+        np.testing.assert_allclose(bar_heights(fig.bars_g), diagonal_gradient(p))
+        np.testing.assert_allclose(fig.heat.get_array(), softmax_jacobian(p))
+        assert np.isfinite(fig.heat.get_array()).all()
+    with pytest.raises(ValueError, match=r"^scale\b"):
+        fig.update(scale=1000.0)
+
+
+def test_blit_frame_equals_full_redraw(attention_fig):
+    """Blitting must give the same picture as drawing the whole figure.
+
+    Blitting draws the changing artists over everything else, so where a grid line or a
+    fixed curve crosses them the stacking order differs; those few pixels are allowed.
+    """
+    attention_fig.update(d_k=16, magnitude=0.75, n_keys=8, seed=1)
+    blit = attention_fig.render().astype(int).copy()
+    for artist in attention_fig._dynamic:
+        artist.set_animated(False)
+    try:
+        attention_fig.canvas.draw()
+        full = np.asarray(attention_fig.canvas.buffer_rgba()).astype(int)
+    finally:
+        for artist in attention_fig._dynamic:
+            artist.set_animated(True)
+    differs = np.abs(blit - full).max(axis=2) > 2
+    assert differs.mean() < 0.005
+
+
+def test_layer_over_background_equals_frame(attention_fig):
+    attention_fig.update(d_k=64, magnitude=1.0, n_keys=16, seed=0)
+    frame = attention_fig.render()[..., :3].astype(int)
+    bg = Image.open(io.BytesIO(attention_fig.background_png())).convert("RGBA")
+    layer = Image.open(io.BytesIO(attention_fig.layer_png())).convert("RGBA")
+    composite = np.asarray(Image.alpha_composite(bg, layer))[..., :3].astype(int)
+    # the layer is quantised to 64 colours: allow small colour error on a few pixels
+    assert np.mean(np.abs(composite - frame)) < 0.5
+
+
+def player_data(html_text):
+    match = re.search(r'<script type="application/json" class="asb-data">(.*?)</script>', html_text, re.S)
+    return json.loads(match.group(1))
+
+
+@pytest.fixture(scope="module")
+def attention_player():
+    return attention_explorer(n_pairs=500).static_html()
+
+
+def test_player_holds_one_frame_per_grid_point(attention_player):
+    data = player_data(attention_player)
+    assert [len(c["values"]) for c in data["controls"]] == [len(D_VALUES), len(ATTENTION_MAGNITUDES)]
+    n = len(D_VALUES) * len(ATTENTION_MAGNITUDES)
+    assert len(data["frames"]) == len(data["alts"]) == len(data["readouts"]) == n
+    assert len(set(data["frames"])) == n  # every frame differs
+    for frame in data["frames"][:3]:
+        assert base64.b64decode(frame).startswith(b"\x89PNG")
+    assert "d_k = 1, magnitude m = 0.10" in data["alts"][0]
+    assert "d_k = 1024, magnitude m = 10.00" in data["alts"][-1]
+    total = sum(len(f) for f in data["frames"])
+    assert total <= FRAME_BUDGET_BYTES
+
+
+def test_player_markup_is_labelled(attention_player):
+    ids = re.findall(r'<input type="range" id="([^"]+)"', attention_player)
+    assert len(ids) == 2
+    for cid in ids:
+        assert f'<label for="{cid}">' in attention_player
+        assert f'<output for="{cid}">' in attention_player
+    assert 'alt="Attention explorer at d_k = 64, magnitude m = 1.00' in attention_player
+
+
+def test_scale_player_grid():
+    data = player_data(scale_explorer().static_html())
+    assert len(data["frames"]) == len(SCALES)
+
+
+def test_display_switches_on_the_build_variable(monkeypatch):
+    exp = scale_explorer()
+    monkeypatch.setenv(STATIC_ENV, "1")
+    bundle = exp._repr_mimebundle_()
+    assert "asb-player" in bundle["text/html"]
+    monkeypatch.delenv(STATIC_ENV)
+    bundle = exp._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+def test_live_widget_redraws_on_slider_change():
+    exp = attention_explorer(n_pairs=300)
+    box = exp.widget()
+    import ipywidgets as w
+
+    def find(kind, node):
+        if isinstance(node, kind):
+            yield node
+        for child in getattr(node, "children", ()):
+            yield from find(kind, child)
+
+    image = next(find(w.Image, box))
+    readout = [h for h in find(w.HTML, box)][-1]
+    sliders = {s.description.split(" (")[0]: s for s in find((w.SelectionSlider, w.FloatLogSlider, w.IntSlider), box)}
+    assert set(sliders) == {"key dimension d_k", "vector magnitude m", "number of keys n", "seed"}
+    before_img, before_text = image.value, readout.value
+    sliders["key dimension d_k"].value = 1024
+    assert image.value != before_img and readout.value != before_text
+    assert exp.figure.state["params"]["d_k"] == 1024
+    sliders["number of keys n"].value = 5
+    assert len(exp.figure.state["p_scaled"]) == 5
