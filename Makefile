@@ -6,12 +6,13 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 HTML := _build/html
 
-.PHONY: help venv venv-test book serve test clean
+.PHONY: help venv venv-test book serve test bench clean
 
 help:
 	@echo "make book   build the book strictly into $(HTML) (creates $(VENV) on first use)"
 	@echo "make serve  serve the built book on http://127.0.0.1:$(PORT)"
 	@echo "make test   unit, notebook, strict-build and browser tests"
+	@echo "make bench  slider latency, frame export, build time, page weight (table + JSON line)"
 	@echo "make clean  remove _build (keeps $(VENV))"
 
 venv:
@@ -33,6 +34,9 @@ serve:
 # The browser is found (or installed) first; pytest's summary line is the last output.
 test: venv-test
 	@CHROMIUM="$$(scripts/find-chromium $(PY))" $(PY) -m pytest
+
+bench: venv
+	$(PY) benchmarks/bench.py
 
 clean:
 	rm -rf _build
