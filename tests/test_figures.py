@@ -46,3 +46,17 @@ def test_jacobian_norm_scatter_data():
 def test_figures_bad_input(call, param):
     with pytest.raises(ValueError, match=rf"^{param}\b"):
         call()
+
+
+def test_sci_formats_numbers():
+    from attention_scaling.prose import sci
+
+    assert sci(1.6e-10).data == "$1.6 \\times 10^{-10}$"
+    assert sci(8.533e-17, digits=3).data == "$8.53 \\times 10^{-17}$"
+    assert sci(0.0).data == "$0$"
+    assert sci(2.5).data == "$2.5$"
+    assert sci(9.99e-3).data == "$1.0 \\times 10^{-2}$"
+    assert sci(-4.4e-16).data == "$-4.4 \\times 10^{-16}$"
+    for bad, param in ((float("nan"), "x"), ("1", "x"), (1.0, "digits")):
+        with pytest.raises(ValueError, match=rf"^{param}\b"):
+            sci(bad, digits=0 if param == "digits" else 2)

@@ -42,8 +42,12 @@ def png_bytes(fig: Figure, dpi: int = 100) -> bytes:
     return buf.getvalue()
 
 
-def self_gradient_curve(marks: dict[str, float] | None = None, width: float = 6.4, height: float = 3.4) -> Figure:
-    r"""The curve :math:`P(1-P)` on [0, 1] with its maximum and the given points marked.
+def self_gradient_curve(marks: dict[str, float] | None = None, width: float = 9.0, height: float = 3.4) -> Figure:
+    r"""The curve :math:`P(1-P)` with the given points marked, in two views.
+
+    Left: on [0, 1], with the maximum ¼ at ½. Right: against the distance of :math:`P`
+    from the nearer end, :math:`\min(P, 1-P)`, on log–log axes, where points that crowd
+    together near 0 or 1 on the left are told apart.
 
     Parameters
     ----------
@@ -55,43 +59,33 @@ def self_gradient_curve(marks: dict[str, float] | None = None, width: float = 6.
     marks = dict(marks or {})
     values = v.probabilities(list(marks.values()) or [0.5], "marks", axis=None)
     fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")), layout="constrained")
-    ax = fig.add_subplot()
+    ax, ax_log = fig.subplots(1, 2)
     p = np.linspace(0.0, 1.0, 401)
-    ax.plot(p, diagonal_gradient(p), color=COLORS["curve"], linewidth=2, label=r"$P(1-P)$")
+    ax.plot(p, diagonal_gradient(p), color=COLORS["curve"], linewidth=2)
     ax.axhline(0.25, color="0.5", linestyle=":", linewidth=1)
     ax.annotate(r"maximum $\frac{1}{4}$ at $P=\frac{1}{2}$", xy=(0.5, 0.25), xytext=(0.5, 0.272),
                 ha="center", fontsize=9, color="0.3")
-    shapes = "osD^v<>"
-    for i, (label, value) in enumerate(zip(marks, values if marks else [])):
-        g = float(diagonal_gradient(value))
-        ax.plot([value], [g], shapes[i % len(shapes)], color=COLORS["mark"], markersize=7, zorder=3,
-                markerfacecolor="white" if i % 2 else COLORS["mark"], clip_on=False, label=f"{label}: $P(1-P)$ = {g:.4g}")
-    if marks:
-        ax.legend(loc="lower center", fontsize=9, frameon=True, framealpha=0.95)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 0.3)
     ax.set_xlabel(r"weight $P_1$")
-    ax.set_ylabel(r"gradient $\partial P_1/\partial z_1$")
+    ax.set_ylabel(r"gradient $\partial P_1/\partial z_1 = P_1(1-P_1)$")
+    distance = np.logspace(-4, np.log10(0.5), 200)
+    ax_log.loglog(distance, diagonal_gradient(distance), color=COLORS["curve"], linewidth=2)
+    ax_log.set_xlabel(r"distance from the nearer end, $\min(P_1, 1-P_1)$")
+    ax_log.set_ylabel(r"$P_1(1-P_1)$ (log scale)")
+    ax_log.set_xlim(1e-4, 0.5)
+    shapes = "osD^v<>"
+    for i, (label, value) in enumerate(zip(marks, values if marks else [])):
+        g = float(diagonal_gradient(value))
+        style = {"color": COLORS["mark"], "markersize": 7, "zorder": 3, "clip_on": False,
+                 "markerfacecolor": "white" if i % 2 else COLORS["mark"]}
+        ax.plot([value], [g], shapes[i % len(shapes)], label=f"{label}: $P(1-P)$ = {g:.4g}", **style)
+        ax_log.plot([min(value, 1 - value)], [max(g, 1e-12)], shapes[i % len(shapes)], **style)
+    if marks:
+        ax.legend(loc="lower center", fontsize=8.5, frameon=True, framealpha=0.95)
     _style(ax)
+    _style(ax_log)
     return fig
-
-
-def _register_png_formatter() -> None:
-    """In IPython, show a bare ``Figure`` (the last value of a cell) as a PNG.
-
-    Without pyplot, IPython only knows a Figure's text form; this teaches it the PNG one.
-    Outside IPython it does nothing.
-    """
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - IPython ships with the book's requirements
-        return
-    shell = get_ipython()
-    if shell is not None:
-        shell.display_formatter.formatters["image/png"].for_type(Figure, png_bytes)
-
-
-_register_png_formatter()
 
 
 def jacobian_norm_scatter(p_samples, width: float = 6.4, height: float = 3.6) -> Figure:
@@ -455,3 +449,21 @@ class ScaleFigure(BlitFigure):
                       "readouts": {"max weight": float(p.max()), "entropy": float(entropy(p)),
                                    "largest P(1-P)": float(g.max()), "norm of J": float(np.linalg.eigvalsh(jac)[-1])},
                       "max_entropy": float(np.log(len(p)))}
+
+
+def _register_png_formatter() -> None:
+    """In IPython, show a bare ``Figure`` (the last value of a cell) as a PNG.
+
+    Without pyplot, IPython only knows a Figure's text form; this teaches it the PNG one.
+    Outside IPython it does nothing.
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython ships with the book's requirements
+        return
+    shell = get_ipython()
+    if shell is not None:
+        shell.display_formatter.formatters["image/png"].for_type(Figure, png_bytes)
+
+
+_register_png_formatter()

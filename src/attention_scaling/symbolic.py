@@ -229,7 +229,7 @@ class Derivation:
         seconds = time.perf_counter() - start
         if method is None:
             raise StepError(
-                f"{self.title}, step {step} ({reason}): ${to_latex(b)}$ does not follow from ${to_latex(a)}$"
+                f"{self.title}, step {step} ({reason}): {sp.sstr(b)} is not equal to {sp.sstr(a)}"
             )
         self.checks.append(CheckRecord(step, reason, method, seconds))
 
@@ -280,10 +280,11 @@ class Derivation:
         return self._current
 
     def latex(self) -> str:
-        r"""The whole derivation as one ``aligned`` block, reasons in ``\text{}``."""
+        r"""The whole derivation as one ``aligned`` block: numbered lines, reasons in ``\text{}``."""
         rows = []
-        for line in self.lines:
-            rows.append(rf"{line.lhs} &= {line.rhs} && \text{{{line.reason}}}")
+        for number, line in enumerate(self.lines, start=1):
+            # columns: line number (right), left side (right), right side (left), reason (left)
+            rows.append(rf"\scriptstyle ({number}) && {line.lhs} &= {line.rhs} && \text{{{line.reason}}}")
         return "\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}"
 
     def check_table(self) -> str:
