@@ -120,7 +120,7 @@ def jacobian_norm_scatter(p_samples, width: float = 6.4, height: float = 3.6) ->
     return fig
 
 
-def saturation_by_dimension_figure(stats, width: float = 12.0, height: float = 3.4) -> Figure:
+def saturation_by_dimension_figure(stats, width: float = 9.6, height: float = 3.3) -> Figure:
     """Three panels against d_k (log axis): largest weight, entropy, largest P(1-P).
 
     ``stats`` is the result of :func:`~attention_scaling.numerics.saturation_by_dimension`.
