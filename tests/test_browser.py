@@ -8,8 +8,8 @@ under _build/screenshots/ for review.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
@@ -23,28 +23,6 @@ GENERATED_PAGES = ["genindex.html", "search.html", "prf-prf.html"]  # prf-prf: s
 # Delimiters MathJax should have consumed, any TeX command (a backslash and letters),
 # and inline $...$ that never reached MathJax.
 RAW_TEX = re.compile(r"\$\$|\\\(|\\\)|\\\[|\\\]|\\[A-Za-z]+|\$[^$\s][^$\n]*\$")
-
-
-PAGES = ["genindex.html", "search.html"]
-# Delimiters MathJax should have consumed, any TeX command (a backslash and letters),
-# and inline $...$ that never reached MathJax.
-RAW_TEX = re.compile(r"\$\$|\\\(|\\\)|\\\[|\\\]|\\[A-Za-z]+|\$[^$\s][^$\n]*\$")
-
-
-def toc_pages() -> list[str]:
-    """HTML paths of every document in _toc.yml, in reading order."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    files = [toc["root"]]
-
-    def walk(node):
-        for key in ("parts", "chapters", "sections"):
-            for child in node.get(key, []) or []:
-                if "file" in child:
-                    files.append(child["file"])
-                walk(child)
-
-    walk(toc)
-    return [str(Path(f).with_suffix("")) + ".html" for f in files]
 
 
 PAGES = [html_page(p) for p in toc_files()] + GENERATED_PAGES

@@ -9,23 +9,8 @@ Layers, each importing only the ones before it:
 3. :mod:`attention_scaling.figures` – matplotlib figures (no pyplot).
 """
 
-from .numerics import (
-    central_difference,
-    diagonal_gradient,
-    draw_queries_keys,
-    entropy,
-    jacobian_norm,
-    softmax,
-    softmax_jacobian,
-)
+from . import numerics
+from .numerics import *  # noqa: F403 - the numerics layer is the package's top-level API
 
-__all__ = [
-    "softmax",
-    "softmax_jacobian",
-    "diagonal_gradient",
-    "entropy",
-    "draw_queries_keys",
-    "jacobian_norm",
-    "central_difference",
-]
+__all__ = list(numerics.__all__)
 __version__ = "0.1.0"
