@@ -166,14 +166,15 @@ def test_raw_tex_detector(text, flagged):
 PLAYER_PAGES = ["book/derive-the-softmax-gradient.html", "book/scale-the-scores.html"]
 
 
+@pytest.mark.parametrize("mode", ["http", "file"])
 @pytest.mark.parametrize("page_name", PLAYER_PAGES)
-def test_players_respond_to_keyboard_and_mouse(browser, site, page_name):
+def test_players_respond_to_keyboard_and_mouse(browser, site, server, page_name, mode):
     """Every slider of every static player changes the frame and its alt text, by key and by mouse."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto((site / page_name).as_uri())
+    page.goto(f"{server}/{page_name}" if mode == "http" else (site / page_name).as_uri())
     players = page.locator(".asb-player")
     assert players.count() >= 1
     for i in range(players.count()):
