@@ -3,10 +3,12 @@
 Layers, each importing only the ones before it:
 
 1. :mod:`attention_scaling.numerics` – stable softmax, its Jacobian, P(1−P), entropy,
-   seeded query and key vectors, central differences.
+   seeded query and key vectors, central differences;
+   :mod:`attention_scaling.attention` – attention forward and backward in numpy.
 2. :mod:`attention_scaling.symbolic` – derivations whose every step SymPy checks;
    :mod:`attention_scaling.derivations` – the book's proofs built with it.
-3. :mod:`attention_scaling.figures` – matplotlib figures (no pyplot).
+3. :mod:`attention_scaling.figures` – matplotlib figures (no pyplot), live blitted figures.
+4. :mod:`attention_scaling.explorables` – ipywidgets sliders; static players for the book.
 """
 
 from . import numerics

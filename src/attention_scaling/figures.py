@@ -19,6 +19,7 @@ __all__ = [
     "self_gradient_curve",
     "jacobian_norm_scatter",
     "saturation_by_dimension_figure",
+    "gradient_norms_figure",
     "png_bytes",
     "BlitFigure",
     "AttentionFigure",
@@ -146,6 +147,38 @@ def saturation_by_dimension_figure(stats, width: float = 9.6, height: float = 3.
         ax.set_ylim(low, high)
         _style(ax)
     axes[0].legend(fontsize=9)
+    return fig
+
+
+def gradient_norms_figure(stats, width: float = 9.6, height: float = 3.4) -> Figure:
+    """Gradients reaching the queries, and saturated rows, against d_k (scaled vs unscaled).
+
+    ``stats`` is the result of :func:`~attention_scaling.attention.gradients_by_dimension`.
+    """
+    try:
+        d = np.asarray(stats["d_values"])
+        series = {name: stats[name] for name in ("unscaled", "scaled")}
+    except (KeyError, TypeError) as exc:
+        raise ValueError("stats must come from gradients_by_dimension()") from exc
+    fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")), layout="constrained")
+    ax_g, ax_s = fig.subplots(1, 2)
+    for name, color in (("unscaled", COLORS["unscaled"]), ("scaled", COLORS["scaled"])):
+        ax_g.plot(d, series[name]["mean |dq|"], "o-", color=color, label=f"{name}: mean over rows")
+        ax_g.plot(d, series[name]["median |dq|"], "s--", color=color, markerfacecolor="white",
+                  label=f"{name}: median over rows")
+        ax_s.plot(d, series[name]["saturated rows"], "o-", color=color, label=name)
+    ax_g.set_xscale("log", base=2)
+    ax_g.set_yscale("log")
+    ax_g.set_xlabel("key dimension $d_k$")
+    ax_g.set_ylabel(r"$\|\partial L/\partial q_i\|_2$ (log scale)")
+    ax_g.legend(fontsize=8)
+    ax_s.set_xscale("log", base=2)
+    ax_s.set_ylim(0, 1)
+    ax_s.set_xlabel("key dimension $d_k$")
+    ax_s.set_ylabel(f"fraction of rows with largest weight > {stats.get('saturation', 0.99):g}")
+    ax_s.legend(fontsize=9)
+    for ax in (ax_g, ax_s):
+        _style(ax)
     return fig
 
 

@@ -1,0 +1,175 @@
+r"""Single-head scaled dot-product attention in numpy, forward and backward.
+
+Shapes: queries ``Q`` are ``(n_q, d_k)``, keys ``K`` are ``(n_k, d_k)``, values ``V`` are
+``(n_k, d_v)``. The forward pass is
+
+.. math::
+    Z = s\,QK^\top,\qquad P = \operatorname{softmax}_{\text{rows}}(Z),\qquad O = PV,
+
+with :math:`s = 1/\sqrt{d_k}` (scaled) or :math:`s = 1` (unscaled). The backward pass
+is written out by hand, with the softmax handled through its Jacobian
+:math:`J_i = \operatorname{diag}(P_i) - P_iP_i^\top` row by row:
+
+.. math::
+    \frac{\partial L}{\partial V} = P^\top G,\quad
+    \frac{\partial L}{\partial P} = G V^\top,\quad
+    \frac{\partial L}{\partial Z_i} = J_i \frac{\partial L}{\partial P_i},\quad
+    \frac{\partial L}{\partial Q} = s\,\frac{\partial L}{\partial Z} K,\quad
+    \frac{\partial L}{\partial K} = s\,\Big(\frac{\partial L}{\partial Z}\Big)^{\!\top} Q,
+
+where :math:`G = \partial L/\partial O` is the gradient arriving from above.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _validate as v
+from .numerics import softmax, softmax_jacobian
+
+__all__ = [
+    "AttentionCache",
+    "attention_forward",
+    "attention_backward",
+    "gradients_by_dimension",
+]
+
+
+@dataclass(frozen=True)
+class AttentionCache:
+    """What the backward pass needs from the forward pass."""
+
+    Q: np.ndarray
+    K: np.ndarray
+    V: np.ndarray
+    scale: float
+    Z: np.ndarray  # scores, (n_q, n_k)
+    P: np.ndarray  # weights, (n_q, n_k)
+
+
+def _scale_factor(scaled, d_k: int) -> float:
+    if isinstance(scaled, bool):
+        return 1.0 / np.sqrt(d_k) if scaled else 1.0
+    return v.positive_real(scaled, "scaled")
+
+
+def attention_forward(Q, K, V, scaled=True) -> tuple[np.ndarray, AttentionCache]:
+    r"""Scaled dot-product attention :math:`O = \operatorname{softmax}(sQK^\top)V`.
+
+    Parameters
+    ----------
+    Q : array_like, shape ``(n_q, d_k)``
+    K : array_like, shape ``(n_k, d_k)``
+    V : array_like, shape ``(n_k, d_v)``
+    scaled : bool or float
+        ``True`` multiplies the scores by :math:`1/\sqrt{d_k}`, ``False`` by 1; a positive
+        number is used as the factor itself (an inverse temperature).
+
+    Returns
+    -------
+    O : ndarray, shape ``(n_q, d_v)``
+    cache : AttentionCache
+        Input to :func:`attention_backward`.
+    """
+    q = v.real_array(Q, "Q", dtype=np.float64, min_ndim=2)
+    k = v.real_array(K, "K", dtype=np.float64, min_ndim=2)
+    val = v.real_array(V, "V", dtype=np.float64, min_ndim=2)
+    for name, arr in (("Q", q), ("K", k), ("V", val)):
+        if arr.ndim != 2:
+            raise ValueError(f"{name} must be a 2-D array, got shape {arr.shape}")
+    if k.shape[1] != q.shape[1]:
+        raise ValueError(f"K must have d_k = {q.shape[1]} columns like Q, got shape {k.shape}")
+    if val.shape[0] != k.shape[0]:
+        raise ValueError(f"V must have one row per key ({k.shape[0]}), got shape {val.shape}")
+    s = _scale_factor(scaled, q.shape[1])
+    z = s * (q @ k.T)
+    p = softmax(z, axis=-1)
+    return p @ val, AttentionCache(q, k, val, s, z, p)
+
+
+def attention_backward(G, cache: AttentionCache) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Gradients of a loss with respect to Q, K and V, given ``G`` = dL/dO.
+
+    Parameters
+    ----------
+    G : array_like, shape ``(n_q, d_v)``
+        Gradient of the loss with respect to the output ``O``.
+    cache : AttentionCache
+        From :func:`attention_forward`.
+
+    Returns
+    -------
+    dQ, dK, dV : ndarrays shaped like Q, K and V
+    """
+    if not isinstance(cache, AttentionCache):
+        raise ValueError(f"cache must come from attention_forward, got {type(cache).__name__}")
+    g = v.real_array(G, "G", dtype=np.float64, min_ndim=2)
+    expected = (cache.P.shape[0], cache.V.shape[1])
+    if g.shape != expected:
+        raise ValueError(f"G must have the shape of the output {expected}, got {g.shape}")
+    dV = cache.P.T @ g
+    dP = g @ cache.V.T
+    jac = softmax_jacobian(cache.P)  # (n_q, n_k, n_k), one Jacobian per query row
+    dZ = np.einsum("qij,qj->qi", jac, dP)
+    dQ = cache.scale * dZ @ cache.K
+    dK = cache.scale * dZ.T @ cache.Q
+    return dQ, dK, dV
+
+
+def gradients_by_dimension(d_values, magnitude: float = 1.0, n_queries: int = 32, n_keys: int = 32,
+                           d_v: int = 16, trials: int = 8, seed: int = 0, saturation: float = 0.99) -> dict:
+    r"""The gradients reaching Q and K as d_k grows, scaled vs unscaled.
+
+    For every dimension and trial, draws Q and K with :math:`\mathcal N(0, m^2)`
+    components, V and the upstream gradient G with standard normal components, and runs
+    the forward and backward passes. Reports, pooled over trials: the mean and the median
+    over query rows of the row norm :math:`\lVert \partial L/\partial q_i\rVert_2`, the
+    mean row norm of :math:`\partial L/\partial k_j`, and the fraction of query rows whose
+    largest weight exceeds ``saturation``.
+
+    Returns
+    -------
+    dict
+        ``{"d_values": ndarray, "saturation": float, "scaled": {...}, "unscaled": {...}}``
+        where each inner dict
+        has ``"mean |dq|"``, ``"median |dq|"``, ``"mean |dk|"`` and ``"saturated rows"``
+        arrays (one entry per dimension).
+    """
+    d_list = [v.positive_int(d, "d_values") for d in np.atleast_1d(np.asarray(d_values, dtype=object))]
+    if not d_list or sorted(set(d_list)) != d_list:
+        raise ValueError("d_values must be strictly increasing positive integers")
+    m = v.positive_real(magnitude, "magnitude")
+    n_queries = v.positive_int(n_queries, "n_queries")
+    n_keys = v.positive_int(n_keys, "n_keys", minimum=2)
+    d_v = v.positive_int(d_v, "d_v")
+    trials = v.positive_int(trials, "trials")
+    saturation = v.positive_real(saturation, "saturation")
+    if saturation >= 1:
+        raise ValueError(f"saturation must be below 1, got {saturation}")
+    rng = v.generator(seed)
+    keys = ("mean |dq|", "median |dq|", "mean |dk|", "saturated rows")
+    out = {"d_values": np.array(d_list), "saturation": saturation,
+           "scaled": {k: np.zeros(len(d_list)) for k in keys},
+           "unscaled": {k: np.zeros(len(d_list)) for k in keys}}
+    for i, d in enumerate(d_list):
+        pooled = {"scaled": ([], [], []), "unscaled": ([], [], [])}
+        for _ in range(trials):
+            q = m * rng.standard_normal((n_queries, d))
+            k = m * rng.standard_normal((n_keys, d))
+            val = rng.standard_normal((n_keys, d_v))
+            g = rng.standard_normal((n_queries, d_v))
+            for name, flag in (("scaled", True), ("unscaled", False)):
+                _, cache = attention_forward(q, k, val, scaled=flag)
+                dq, dk, _ = attention_backward(g, cache)
+                pooled[name][0].append(np.linalg.norm(dq, axis=1))
+                pooled[name][1].append(np.linalg.norm(dk, axis=1))
+                pooled[name][2].append(cache.P.max(axis=1) > saturation)
+        for name, (dqs, dks, sats) in pooled.items():
+            dq_rows, dk_rows = np.concatenate(dqs), np.concatenate(dks)
+            out[name]["mean |dq|"][i] = dq_rows.mean()
+            out[name]["median |dq|"][i] = np.median(dq_rows)
+            out[name]["mean |dk|"][i] = dk_rows.mean()
+            out[name]["saturated rows"][i] = np.concatenate(sats).mean()
+    return out
