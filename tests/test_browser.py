@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from book_files import html_page, toc_files
+from book_files import html_page, read_notebook, toc_files
 from conftest import HTML, SCREENSHOTS
 
 pytestmark = pytest.mark.browser
@@ -163,7 +163,11 @@ def test_raw_tex_detector(text, flagged):
     assert bool(RAW_TEX.search(text)) is flagged
 
 
-PLAYER_PAGES = ["book/derive-the-softmax-gradient.html", "book/scale-the-scores.html"]
+# Pages whose source displays an explorable (each shows up as a static player).
+PLAYER_PAGES = [
+    html_page(p) for p in toc_files()
+    if any(c.cell_type == "code" and "_explorer(" in c.source for c in read_notebook(p).cells)
+]
 
 
 @pytest.mark.parametrize("mode", ["http", "file"])

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _validate as v
-from .figures import D_VALUES, MAX_KEYS, AttentionFigure, BlitFigure, ScaleFigure
+from .figures import D_VALUES, MAX_KEYS, AttentionFigure, BlitFigure, NormalizationFigure, ScaleFigure
 
 __all__ = [
     "STATIC_ENV",
@@ -32,6 +32,7 @@ __all__ = [
     "Explorable",
     "attention_explorer",
     "scale_explorer",
+    "normalization_explorer",
     "static_mode",
 ]
 
@@ -279,4 +280,31 @@ def scale_explorer(seed: int = 0) -> Explorable:
         controls=[Control("scale", "scale s", "(inverse temperature 1/T)", SCALES, 1.0,
                           ("log", 0.05, 100.0, 0.02), fmt="{:g}")],
         describe=_describe_scale,
+    )
+
+
+def _describe_normalization(state) -> tuple[str, str]:
+    p = state["params"]
+    r = state["readouts"]
+    text = (f"largest weight {r['max weight']:.3f}, entropy {r['entropy']:.2f} of at most "
+            f"{state['max_entropy']:.2f} nats, largest P(1-P) {r['largest P(1-P)']:.4f}")
+    alt = (f"Normalisation explorer with {p['mode']} scores at vector magnitude m = {p['magnitude']:.2f}: "
+           f"{text}. The right panel shows the largest weight against the magnitude for every mode.")
+    return alt, f"{p['mode']}, magnitude m = {p['magnitude']:.2f}: {text}."
+
+
+def normalization_explorer(seed: int = 0) -> Explorable:
+    """Magnitude and normalisation mode: with QK-norm the magnitude stops mattering."""
+    seed = v.positive_int(seed, "seed", minimum=0)
+    modes = NormalizationFigure.MODES
+    return Explorable(
+        name="normalization",
+        title="Vector magnitude against three normalisations: 1/√d_k, QK-norm, LayerNorm on q and k",
+        make_figure=lambda: NormalizationFigure(seed=seed),
+        controls=[
+            Control("mode", "normalisation", "", modes, "scaled", ("select", modes)),
+            Control("magnitude", "vector magnitude m", "(std of each component)", ATTENTION_MAGNITUDES, 1.0,
+                    ("log", 0.1, 10.0, 0.02), fmt="{:g}"),
+        ],
+        describe=_describe_normalization,
     )

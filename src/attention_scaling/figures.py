@@ -20,10 +20,14 @@ __all__ = [
     "jacobian_norm_scatter",
     "saturation_by_dimension_figure",
     "gradient_norms_figure",
+    "training_curves_figure",
+    "aligned_dots_figure",
+    "layernorm_placement_diagram",
     "png_bytes",
     "BlitFigure",
     "AttentionFigure",
     "ScaleFigure",
+    "NormalizationFigure",
 ]
 
 COLORS = {"curve": "#1f4e79", "mark": "#c0392b", "scaled": "#1f77b4", "unscaled": "#d62728", "grid": "#dddddd"}
@@ -179,6 +183,91 @@ def gradient_norms_figure(stats, width: float = 9.6, height: float = 3.4) -> Fig
     ax_s.legend(fontsize=9)
     for ax in (ax_g, ax_s):
         _style(ax)
+    return fig
+
+
+def training_curves_figure(runs: dict, width: float = 9.6, height: float = 3.4) -> Figure:
+    """Largest logit and mean attention entropy over training steps, one line per run.
+
+    ``runs`` maps a label to a log from :func:`~attention_scaling.normalization.train_retrieval`.
+    Diverged runs end with a cross where they overflowed.
+    """
+    if not isinstance(runs, dict) or not runs:
+        raise ValueError("runs must be a non-empty dict of label -> train_retrieval log")
+    fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")), layout="constrained")
+    ax_z, ax_h = fig.subplots(1, 2)
+    styles = ["-", "--", "-.", ":"]
+    for i, (label, log) in enumerate(runs.items()):
+        color = COLORS["scaled"] if "QK-norm" in label else COLORS["unscaled"]
+        steps = np.arange(len(log["max logit"]))
+        ax_z.plot(steps, log["max logit"], styles[i % 4], color=color, label=label)
+        ax_h.plot(steps, log["entropy"], styles[i % 4], color=color, label=label)
+        if log.get("diverged_at", -1) >= 0:
+            last = log["diverged_at"] - 1
+            ax_z.plot([last], [log["max logit"][last]], "x", color=color, markersize=9, mew=2)
+    ax_z.set_yscale("log")
+    ax_z.set_xlabel("training step")
+    ax_z.set_ylabel("largest |logit| in the batch (log scale)")
+    ax_h.set_xlabel("training step")
+    ax_h.set_ylabel("mean attention entropy (nats)")
+    ax_h.set_ylim(bottom=0)
+    ax_h.legend(fontsize=8.5)
+    for ax in (ax_z, ax_h):
+        _style(ax)
+    return fig
+
+
+def aligned_dots_figure(stats_by_alignment: dict, width: float = 9.6, height: float = 3.3) -> Figure:
+    """Mean q·k against d for several alignments, raw and divided by sqrt(d) and by d."""
+    if not isinstance(stats_by_alignment, dict) or not stats_by_alignment:
+        raise ValueError("stats_by_alignment must be a non-empty dict of alignment -> aligned_dot_products()")
+    fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")), layout="constrained")
+    axes = fig.subplots(1, 3)
+    titles = [r"mean $q\cdot k$", r"mean $q\cdot k/\sqrt{d}$", r"mean $q\cdot k/d$"]
+    for rho, st in stats_by_alignment.items():
+        d = st["d_values"]
+        for i, (ax, divide) in enumerate(zip(axes, (1.0, np.sqrt(d), d))):
+            if i == 0 and not (st["mean"] > 0).all():
+                ax.plot([], [], "o-", label=rf"$\rho$ = {rho:g} (mean near 0, not shown)")
+                continue
+            ax.plot(d, st["mean"] / divide, "o-", label=rf"$\rho$ = {rho:g}")
+    for ax, title in zip(axes, titles):
+        ax.set_xscale("log", base=2)
+        ax.set_title(title, fontsize=10)
+        ax.set_xlabel("dimension $d$")
+        _style(ax)
+    axes[0].set_yscale("log")
+    axes[0].legend(fontsize=8.5)
+    return fig
+
+
+def layernorm_placement_diagram(width: float = 9.6, height: float = 2.6) -> Figure:
+    """Block diagram of a Post-LN and a Pre-LN Transformer layer (Xiong et al. 2020)."""
+    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+
+    fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")))
+    ax = fig.add_axes([0, 0, 1, 1])
+    ax.set_xlim(0, 10)
+    ax.set_ylim(0, 2.6)
+    ax.axis("off")
+    rows = {
+        "Post-LN (original Transformer)": ["x", "attention", "add", "LayerNorm", "FFN", "add", "LayerNorm"],
+        "Pre-LN": ["x", "LayerNorm", "attention", "add", "LayerNorm", "FFN", "add"],
+    }
+    fills = {"LayerNorm": "#ffe08a", "attention": "#cfe3f7", "FFN": "#cfe3f7", "add": "#eeeeee", "x": "white"}
+    for r, (title, blocks) in enumerate(rows.items()):
+        y = 1.75 - 1.25 * r
+        ax.text(0.1, y + 0.5, title, fontsize=10, fontweight="bold", va="center")
+        xs = np.linspace(0.6, 9.3, len(blocks))
+        for i, (x, name) in enumerate(zip(xs, blocks)):
+            ax.add_patch(FancyBboxPatch((x - 0.55, y - 0.22), 1.1, 0.44, boxstyle="round,pad=0.02",
+                                        facecolor=fills[name], edgecolor="0.3"))
+            ax.text(x, y, name, ha="center", va="center", fontsize=9)
+            if i:
+                ax.add_patch(FancyArrowPatch((xs[i - 1] + 0.57, y), (x - 0.57, y), arrowstyle="-|>",
+                                             mutation_scale=10, color="0.3"))
+    ax.text(5.0, 0.05, "residual connections (the 'add' blocks) skip around attention and FFN in both",
+            ha="center", fontsize=8.5, color="0.35")
     return fig
 
 
@@ -500,3 +589,84 @@ def _register_png_formatter() -> None:
 
 
 _register_png_formatter()
+
+
+
+class NormalizationFigure(BlitFigure):
+    """Attention weights of one query under three normalisations, as the vector magnitude grows.
+
+    Modes: ``"scaled"`` (divide by √d_k), ``"qk-l2"`` (QK-norm with gain √d_k) and
+    ``"qk-layernorm"`` (LayerNorm on q and k, then divide by √d_k). Left: the weights of
+    the current mode. Right: the largest weight against the magnitude for every mode
+    (fixed curves), with the current setting marked.
+    """
+
+    MODES = ("scaled", "qk-l2", "qk-layernorm")
+    LABELS = {"scaled": r"$q\cdot k/\sqrt{d_k}$", "qk-l2": r"QK-norm: $g\,\hat q\cdot\hat k$",
+              "qk-layernorm": r"LayerNorm on $q$, $k$"}
+
+    def __init__(self, d_k: int = 64, n_keys: int = 16, seed: int = 0, width: float = 9.6, height: float = 3.4,
+                 dpi: int = 100):
+        from .normalization import attention_scores
+
+        self._scores = attention_scores
+        self.d_k = v.positive_int(d_k, "d_k")
+        n = v.positive_int(n_keys, "n_keys", minimum=2)
+        rng = v.generator(seed)
+        self.q = rng.standard_normal((1, self.d_k))
+        self.k = rng.standard_normal((n, self.d_k))
+        self.gain = float(np.sqrt(self.d_k))
+        fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")),
+                     dpi=v.positive_int(dpi, "dpi"), layout="constrained")
+        super().__init__(fig)
+        ax_w, ax_m = fig.subplots(1, 2)
+        ax_w.set_title("attention weights of one query", fontsize=10)
+        edges, zeros = _grouped_bar_edges(n, 0)
+        self.bars = self._animate(ax_w.stairs(zeros, edges * 1.0, fill=True, color=COLORS["scaled"]))
+        ax_w.set_xlim(0, 1)
+        ax_w.set_ylim(0, 1.02)
+        ax_w.set_xticks([])
+        ax_w.set_xlabel(f"{n} keys")
+        ax_w.set_ylabel("weight $P_j$")
+        grid = np.logspace(-1, 1, 61)
+        self.curves = {}
+        for mode, style in zip(self.MODES, ("-", "--", ":")):
+            tops = [self._weights(m, mode).max() for m in grid]
+            self.curves[mode] = ax_m.plot(grid, tops, style, linewidth=2, label=self.LABELS[mode])[0]
+        self.marker = self._animate(ax_m.plot([], [], "o", color=COLORS["mark"], markersize=9, zorder=4)[0])
+        ax_m.set_xscale("log")
+        ax_m.set_xlim(0.1, 10)
+        ax_m.set_ylim(0, 1.02)
+        ax_m.set_xlabel("vector magnitude $m$ (log scale)")
+        ax_m.set_ylabel("largest weight")
+        ax_m.set_title(rf"largest weight against magnitude, $d_k$ = {self.d_k}", fontsize=10)
+        ax_m.legend(fontsize=8.5, loc="center left")
+        for ax in (ax_w, ax_m):
+            _style(ax)
+        self.label = self._animate(fig.suptitle("mode: qk-layernorm, magnitude m = 10.00", fontsize=10))
+        self.state: dict = {}
+        self.update()
+
+    def _weights(self, magnitude: float, mode: str) -> np.ndarray:
+        from .numerics import softmax
+
+        z = self._scores(magnitude * self.q, magnitude * self.k, mode=mode, gain=self.gain)[0]
+        return softmax(z)
+
+    def update(self, magnitude: float = 1.0, mode: str = "scaled") -> None:
+        from .numerics import entropy
+
+        m = v.positive_real(magnitude, "magnitude")
+        if not MAGNITUDE_RANGE[0] <= m <= MAGNITUDE_RANGE[1]:
+            raise ValueError(f"magnitude must lie in {list(MAGNITUDE_RANGE)}, got {m}")
+        if mode not in self.MODES:
+            raise ValueError(f"mode must be one of {self.MODES}, got {mode!r}")
+        p = self._weights(m, mode)
+        self.bars.set_data(_bar_values(p))
+        self.marker.set_data([m], [p.max()])
+        self.marker.set_color(self.curves[mode].get_color())
+        self.label.set_text(f"mode: {mode},  magnitude $m$ = {m:.2f}")
+        self.state = {"params": {"magnitude": m, "mode": mode}, "p": p,
+                      "readouts": {"max weight": float(p.max()), "entropy": float(entropy(p)),
+                                   "largest P(1-P)": float((p * (1 - p)).max())},
+                      "max_entropy": float(np.log(len(p)))}

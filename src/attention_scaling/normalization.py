@@ -1,0 +1,191 @@
+r"""Normalisation beyond :math:`1/\sqrt{d_k}`: temperature, QK-norm, LayerNorm, 1/d scaling,
+and a tiny training run that shows attention logits growing.
+
+Score modes for one query row ``q`` against keys ``K`` (see :func:`attention_scores`):
+
+* ``"unscaled"`` – :math:`q\cdot k_j`;
+* ``"scaled"`` – :math:`q\cdot k_j/\sqrt{d_k}` (Vaswani et al. 2017);
+* ``"qk-l2"`` – :math:`g\,\hat q\cdot\hat k_j` with unit vectors and a gain ``g``
+  (QK-norm, Henry et al. 2020);
+* ``"qk-layernorm"`` – :math:`\mathrm{LN}(q)\cdot\mathrm{LN}(k_j)/\sqrt{d_k}`
+  (LayerNorm on queries and keys, Dehghani et al. 2023);
+* ``"mup"`` – :math:`q\cdot k_j/d_k` (the 1/d attention of μP, Yang et al. 2022).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _validate as v
+from .numerics import entropy, softmax
+
+__all__ = [
+    "MODES",
+    "l2_normalize",
+    "layer_norm",
+    "attention_scores",
+    "aligned_dot_products",
+    "train_retrieval",
+]
+
+MODES = ("unscaled", "scaled", "qk-l2", "qk-layernorm", "mup")
+
+
+def l2_normalize(x, axis: int = -1, eps: float = 1e-12) -> np.ndarray:
+    """``x`` divided by its Euclidean norm along ``axis`` (norms below ``eps`` count as ``eps``)."""
+    arr = v.real_array(x, "x", dtype=np.float64)
+    ax = v.axis_index(axis, arr.ndim)
+    eps = v.positive_real(eps, "eps")
+    norm = np.maximum(np.linalg.norm(arr, axis=ax, keepdims=True), eps)
+    return arr / norm
+
+
+def layer_norm(x, gain=None, bias=None, eps: float = 1e-5) -> np.ndarray:
+    r"""LayerNorm over the last axis: :math:`g\odot(x - \mu)/\sqrt{\sigma^2 + \epsilon} + b`."""
+    arr = v.real_array(x, "x", dtype=np.float64)
+    eps = v.positive_real(eps, "eps")
+    mu = arr.mean(axis=-1, keepdims=True)
+    var = arr.var(axis=-1, keepdims=True)
+    out = (arr - mu) / np.sqrt(var + eps)
+    d = arr.shape[-1]
+    if gain is not None:
+        g = v.real_array(gain, "gain", dtype=np.float64)
+        if g.shape != (d,):
+            raise ValueError(f"gain must have shape ({d},), got {g.shape}")
+        out = out * g
+    if bias is not None:
+        b = v.real_array(bias, "bias", dtype=np.float64)
+        if b.shape != (d,):
+            raise ValueError(f"bias must have shape ({d},), got {b.shape}")
+        out = out + b
+    return out
+
+
+def attention_scores(Q, K, mode: str = "scaled", gain: float = 10.0) -> np.ndarray:
+    r"""Attention logits ``(n_q, n_k)`` under one of :data:`MODES`.
+
+    ``gain`` is the QK-norm gain :math:`g` (only used by ``"qk-l2"``): the logits then lie
+    in :math:`[-g, g]` whatever the size of ``Q`` and ``K``.
+    """
+    q = v.real_array(Q, "Q", dtype=np.float64, min_ndim=2)
+    k = v.real_array(K, "K", dtype=np.float64, min_ndim=2)
+    if q.ndim != 2 or k.ndim != 2 or q.shape[1] != k.shape[1]:
+        raise ValueError(f"K must be 2-D with as many columns as Q {q.shape}, got {k.shape}")
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    d = q.shape[1]
+    if mode == "unscaled":
+        return q @ k.T
+    if mode == "scaled":
+        return q @ k.T / np.sqrt(d)
+    if mode == "mup":
+        return q @ k.T / d
+    if mode == "qk-l2":
+        return v.positive_real(gain, "gain") * (l2_normalize(q) @ l2_normalize(k).T)
+    return layer_norm(q) @ layer_norm(k).T / np.sqrt(d)
+
+
+def aligned_dot_products(d_values, alignment: float, n_pairs: int = 2000, seed: int = 0) -> dict:
+    r"""Mean and standard deviation of :math:`q\cdot k` when k is correlated with q.
+
+    Draws unit-variance ``q`` and ``k = ρ q + \sqrt{1-ρ^2}\,ε`` with correlation
+    ``alignment`` ρ per component. Then :math:`\mathbb E[q\cdot k] = ρ d` grows like
+    :math:`d`, not :math:`\sqrt d` — the situation μP's 1/d scaling is designed for.
+    """
+    d_list = [v.positive_int(d, "d_values") for d in np.atleast_1d(np.asarray(d_values, dtype=object))]
+    if isinstance(alignment, bool) or not isinstance(alignment, (int, float)) or not 0 <= alignment <= 1:
+        raise ValueError(f"alignment must be a number in [0, 1], got {alignment!r}")
+    n_pairs = v.positive_int(n_pairs, "n_pairs")
+    rng = v.generator(seed)
+    mean, std = [], []
+    for d in d_list:
+        q = rng.standard_normal((n_pairs, d))
+        k = alignment * q + np.sqrt(1 - alignment**2) * rng.standard_normal((n_pairs, d))
+        dots = np.einsum("ij,ij->i", q, k)
+        mean.append(dots.mean())
+        std.append(dots.std())
+    return {"d_values": np.array(d_list), "mean": np.array(mean), "std": np.array(std)}
+
+
+def _l2_backward(x, grad_unit, eps=1e-12):
+    """Gradient through u = x/|x| (row-wise): (g - u (u.g)) / |x|."""
+    norm = np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), eps)
+    u = x / norm
+    return (grad_unit - u * np.sum(u * grad_unit, axis=-1, keepdims=True)) / norm
+
+
+def train_retrieval(qk_norm: bool, steps: int = 300, lr: float = 2.0, d_model: int = 32, d_k: int = 32,
+                    n_keys: int = 16, batch: int = 32, gain_init: float | None = None, seed: int = 0) -> dict:
+    r"""Train one attention layer on a toy retrieval task with plain SGD, and log its logits.
+
+    Each example is ``n_keys`` random unit-variance token vectors and a query that is a
+    noisy copy of one of them; the loss is the cross-entropy of the attention weights
+    against that token, :math:`L = -\ln P_{\text{target}}`. The trainable parameters are
+    the projections :math:`W_q, W_k \in \mathbb R^{d_{model}\times d_k}` and, with QK-norm,
+    the gain :math:`g` (initialised to ``gain_init``, default :math:`\sqrt{d_k}`, so that both
+    variants start with logits of the same size). Without QK-norm the logits are
+    :math:`(xW_q)\cdot(x_jW_k)/\sqrt{d_k}`; with it, :math:`g\,\widehat{xW_q}\cdot\widehat{x_jW_k}`.
+
+    Returns
+    -------
+    dict of ndarrays, one entry per step
+        ``"loss"``, ``"max logit"`` (largest |logit| in the batch), ``"entropy"`` (mean
+        attention entropy, nats), ``"accuracy"`` (share of queries whose largest weight is
+        on the target), and ``"gain"`` (QK-norm only, else NaN). If the logits overflow to
+        infinity, the run stops: ``"diverged_at"`` holds that step (else -1) and the later
+        entries are NaN.
+    """
+    steps = v.positive_int(steps, "steps")
+    lr = v.positive_real(lr, "lr")
+    d_model = v.positive_int(d_model, "d_model")
+    d_k = v.positive_int(d_k, "d_k")
+    n_keys = v.positive_int(n_keys, "n_keys", minimum=2)
+    batch = v.positive_int(batch, "batch")
+    gain0 = np.sqrt(d_k) if gain_init is None else v.positive_real(gain_init, "gain_init")
+    rng = v.generator(seed)
+    w_q = rng.standard_normal((d_model, d_k)) / np.sqrt(d_model)
+    w_k = rng.standard_normal((d_model, d_k)) / np.sqrt(d_model)
+    gain = gain0
+    log = {k: np.full(steps, np.nan) for k in ("loss", "max logit", "entropy", "accuracy", "gain")}
+    log["diverged_at"] = -1
+    with np.errstate(over="ignore", invalid="ignore"):  # a diverging run is detected below
+        for step in range(steps):
+            x = rng.standard_normal((batch, n_keys, d_model))
+            target = rng.integers(0, n_keys, size=batch)
+            query = x[np.arange(batch), target] + 0.5 * rng.standard_normal((batch, d_model))
+            q = query @ w_q  # (batch, d_k)
+            k = x @ w_k  # (batch, n_keys, d_k)
+            if not (np.isfinite(q).all() and np.isfinite(k).all()):
+                log["diverged_at"] = step
+                break
+            if qk_norm:
+                qn, kn = l2_normalize(q), l2_normalize(k)
+                cos = np.einsum("bd,bnd->bn", qn, kn)
+                z = gain * cos
+            else:
+                z = np.einsum("bd,bnd->bn", q, k) / np.sqrt(d_k)
+            if not np.isfinite(z).all():
+                log["diverged_at"] = step
+                break
+            p = softmax(z, axis=-1)
+            loss = -np.log(np.maximum(p[np.arange(batch), target], 1e-300))
+            log["loss"][step] = loss.mean()
+            log["max logit"][step] = np.abs(z).max()
+            log["entropy"][step] = entropy(p, axis=-1).mean()
+            log["accuracy"][step] = np.mean(p.argmax(axis=-1) == target)
+            log["gain"][step] = gain if qk_norm else np.nan
+            dz = p.copy()
+            dz[np.arange(batch), target] -= 1.0
+            dz /= batch  # dL/dz for the mean loss
+            if qk_norm:
+                d_gain = np.sum(dz * cos)
+                d_qn = gain * np.einsum("bn,bnd->bd", dz, kn)
+                d_kn = gain * np.einsum("bn,bd->bnd", dz, qn)
+                d_q, d_k_vec = _l2_backward(q, d_qn), _l2_backward(k, d_kn)
+                gain -= lr * d_gain
+            else:
+                d_q = np.einsum("bn,bnd->bd", dz, k) / np.sqrt(d_k)
+                d_k_vec = np.einsum("bn,bd->bnd", dz, q) / np.sqrt(d_k)
+            w_q -= lr * query.T @ d_q
+            w_k -= lr * np.einsum("bnm,bnd->md", x, d_k_vec)
+    return log
