@@ -65,3 +65,16 @@ def test_lab_saved_without_outputs(path):
 def test_every_lab_is_in_the_book():
     listed = set(toc_files())
     assert [p.name for p in LABS if p not in listed] == []
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_visible_code_fits_the_page(path):
+    """Lines longer than this are cut off in the book's code cells (seen in screenshots)."""
+    too_long = [
+        line
+        for cell in read_notebook(path).cells
+        if cell.cell_type == "code" and not {"remove-cell", "remove-input"} & set(cell.metadata.get("tags", []))
+        for line in cell.source.splitlines()
+        if len(line) > 78
+    ]
+    assert too_long == []

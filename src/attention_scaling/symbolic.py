@@ -65,6 +65,9 @@ class Abbreviation(sp.Function):
     def _latex(self, printer, exp=None):
         return self.latex_name if exp is None else f"{self.latex_name}^{{{exp}}}"
 
+    def _sympystr(self, printer):
+        return self.latex_name.replace("{", "").replace("}", "")
+
 
 def abbreviation(latex_name: str, *depends_on: sp.Symbol) -> sp.Expr:
     """A new abbreviation printed as ``latex_name`` that depends on ``depends_on``."""
@@ -229,7 +232,8 @@ class Derivation:
         seconds = time.perf_counter() - start
         if method is None:
             raise StepError(
-                f"{self.title}, step {step} ({reason}): {sp.sstr(b)} is not equal to {sp.sstr(a)}"
+                f"{self.title}, step {step} ({reason}) does not follow:\n"
+                f"  new line:  {sp.sstr(b)}\n  is not equal to the line before:  {sp.sstr(a)}"
             )
         self.checks.append(CheckRecord(step, reason, method, seconds))
 
