@@ -6,13 +6,18 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 HTML := _build/html
 
-.PHONY: help venv venv-test book serve test bench clean
+# `make publish` commits the built site to this branch and pushes it to this remote.
+PAGES_BRANCH ?= gh-pages
+REMOTE ?= origin
+
+.PHONY: help venv venv-test book serve test bench publish clean
 
 help:
 	@echo "make book   build the book strictly into $(HTML) (creates $(VENV) on first use)"
 	@echo "make serve  serve the built book on http://127.0.0.1:$(PORT)"
 	@echo "make test   unit, notebook, strict-build and browser tests"
 	@echo "make bench  slider latency, frame export, build time, page weight (table + JSON line)"
+	@echo "make publish  build, then push $(HTML) to the $(PAGES_BRANCH) branch of $(REMOTE) (ghp-import)"
 	@echo "make clean  remove _build (keeps $(VENV))"
 
 venv:
@@ -37,6 +42,15 @@ test: venv-test
 
 bench: venv
 	$(PY) benchmarks/bench.py
+
+# Publishing without GitHub Actions: the built site becomes the only commit of the
+# $(PAGES_BRANCH) branch (-o: no history, so old frames do not pile up; -f: force-push it),
+# with a .nojekyll file so GitHub Pages serves _static/ and _images/ as they are (-n).
+publish: book
+	@git diff --quiet HEAD -- || echo "publish: warning: uncommitted changes; the footer says so"
+	$(VENV)/bin/ghp-import -n -o -f -p -r $(REMOTE) -b $(PAGES_BRANCH) \
+	  -m "Publish the book built from $$(git rev-parse --short HEAD)" $(HTML)
+	@echo "Pushed $(HTML) to $(REMOTE)/$(PAGES_BRANCH)."
 
 clean:
 	rm -rf _build

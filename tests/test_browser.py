@@ -19,7 +19,9 @@ from conftest import HTML, SCREENSHOTS
 pytestmark = pytest.mark.browser
 
 # Pages Sphinx and its extensions write besides those in the table of contents.
-GENERATED_PAGES = ["genindex.html", "search.html", "prf-prf.html"]  # prf-prf: sphinx-proof's index
+# prf-prf: sphinx-proof's index; 404.html: written by attention_scaling.sphinx_ext (its
+# GitHub Pages behaviour, served for a missing address at any depth, is in test_site.py).
+GENERATED_PAGES = ["genindex.html", "search.html", "prf-prf.html", "404.html"]
 # Delimiters MathJax should have consumed, any TeX command (a backslash and letters),
 # and inline $...$ that never reached MathJax.
 RAW_TEX = re.compile(r"\$\$|\\\(|\\\)|\\\[|\\\]|\\[A-Za-z]+|\$[^$\s][^$\n]*\$")

@@ -10,7 +10,9 @@ from book_files import html_page, toc_files
 
 pytestmark = pytest.mark.build
 
-EXTERNAL_ASSET = re.compile(r"<(?:script|link|img|iframe|source|video|audio)\b[^>]*\b(?:src|href)=\"(?:https?:)?//[^\"]+\"", re.I)
+EXTERNAL_ASSET = re.compile(r"<(?:script|link|img|iframe|source|video|audio)\b[^>]*\b(?:src|href)=\"(?:https?:)?//[^\"]+\"[^>]*>", re.I)
+# A canonical link names the page's published address; browsers never fetch it.
+NOT_FETCHED = re.compile(r"<link\b[^>]*\brel=\"canonical\"", re.I)
 
 
 def test_strict_build_has_no_warnings(built_book):
@@ -28,7 +30,7 @@ def test_every_toc_page_is_written(site):
 def test_no_page_loads_anything_from_outside(site):
     offenders = {}
     for page in site.rglob("*.html"):
-        found = EXTERNAL_ASSET.findall(page.read_text(encoding="utf-8"))
+        found = [t for t in EXTERNAL_ASSET.findall(page.read_text(encoding="utf-8")) if not NOT_FETCHED.match(t)]
         if found:
             offenders[str(page.relative_to(site))] = found
     assert offenders == {}
@@ -58,3 +60,18 @@ def test_no_object_reprs_leak_into_pages(site):
     leak = re.compile(r"&lt;(?:Figure size|matplotlib\.|[\w.]+ object at 0x)")
     hits = [str(p.relative_to(site)) for p in site.rglob("*.html") if leak.search(p.read_text(encoding="utf-8"))]
     assert hits == []
+
+
+@pytest.mark.parametrize(
+    "tag, flagged",
+    [
+        ('<link rel="stylesheet" href="https://cdn.example.org/x.css" />', True),
+        ('<script src="//cdn.example.org/x.js"></script>', True),
+        ('<link rel="canonical" href="https://example.github.io/book/intro.html" />', False),
+        ('<link rel="stylesheet" href="../_static/x.css" />', False),
+    ],
+)
+def test_external_asset_detector(tag, flagged):
+    """The check above flags what a browser would fetch from outside, and not a canonical link."""
+    found = [t for t in EXTERNAL_ASSET.findall(tag) if not NOT_FETCHED.match(t)]
+    assert bool(found) is flagged

@@ -4,11 +4,29 @@ Jupyter Book 1.x always loads sphinx-thebe, which declares ``THEBE_JS_URL`` twic
 every page (a console error), points at a CDN, and adds a config block. The book runs
 code in Binder and in its own static players instead, so thebe's assets are removed.
 It also corrects the ARIA roles of bibliography entries (see ``_fix_citation_roles``).
+
+Publishing (see :mod:`attention_scaling.publishing`): the base URL comes from one place,
+``html.baseurl`` in _config.yml (Sphinx's ``html_baseurl``), and feeds the sitemap, the
+Open Graph tags and the 404 page. Every page's footer names the commit and date the book
+was built from, and every build writes every page so that footer and the sitemap (which
+lists the pages written) are never stale. The social preview image is drawn by the
+build from the main explorable, and the build writes its own 404 page and landing page.
 """
 
 from __future__ import annotations
 
+import hashlib
+import html
+import re
+import shutil
+from pathlib import Path
+
 from docutils import nodes
+from sphinx.util import logging
+
+from . import publishing
+
+logger = logging.getLogger(__name__)
 
 
 def _is_thebe(asset) -> bool:
@@ -38,7 +56,175 @@ def _fix_citation_roles(app, pagename, templatename, context, doctree):
         context["body"] = body.replace('role="doc-biblioentry"', 'role="listitem"')
 
 
+# --- publishing -------------------------------------------------------------------------
+
+
+def _is_html(app) -> bool:
+    return getattr(app.builder, "format", "") == "html"
+
+
+def _configure_publishing(app, config):
+    """Derive every URL setting from html_baseurl, and put the build stamp in the footer."""
+    base = config.html_baseurl or ""
+    if base and not base.endswith("/"):
+        base += "/"  # urljoin would otherwise drop the last path segment
+    config.html_baseurl = base
+    config.ogp_site_url = base
+    config.ogp_image = publishing.PREVIEW_PATH
+    config.ogp_site_name = _book_title(config)
+    stamp = publishing.build_stamp(app.srcdir)
+    app.asb_build_stamp = stamp
+    options = dict(config.html_theme_options or {})
+    options["extra_footer"] = publishing.footer_html(stamp)
+    config.html_theme_options = options
+
+
+def _package_key(app) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode() + path.read_bytes())
+    digest.update(f"{_book_title(app.config)}|{app.config.html_baseurl}".encode())
+    return digest.hexdigest()
+
+
+def _make_preview(app):
+    """Draw the social preview card once per package version (cached with the doctrees)."""
+    if not _is_html(app):
+        return
+    cache = Path(app.doctreedir) / "social-preview"
+    png, key_file, alt_file = cache / "card.png", cache / "key", cache / "alt.txt"
+    key = _package_key(app)
+    if not (png.is_file() and key_file.is_file() and key_file.read_text() == key and alt_file.is_file()):
+        base = app.config.html_baseurl
+        site_text = re.sub(r"^https?://", "", base).rstrip("/") if base else ""
+        alt = publishing.preview_card(
+            png,
+            title=_book_title(app.config),
+            subtitle=r"An interactive book on why attention divides by $\sqrt{d_k}$",
+            site_text=site_text,
+        )
+        alt_file.write_text(alt, encoding="utf-8")
+        key_file.write_text(key)
+    target = Path(app.outdir) / publishing.PREVIEW_PATH
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(png, target)
+    app.config.ogp_image_alt = alt_file.read_text(encoding="utf-8")
+
+
+def _write_every_page(app, env):
+    """Every page carries the build stamp, and sphinx-sitemap lists only the pages written
+    in this build, so an incremental build rewrites them all (executions stay cached)."""
+    if _is_html(app):
+        return sorted(env.found_docs)
+    return None
+
+
+_META = re.compile(r'<meta (?:property|name)="(og:[a-z:]+)" content="([^"]*)"')
+
+
+def _book_title(config) -> str:
+    """Jupyter Book puts _config.yml's title in html_title (Sphinx's project stays unset)."""
+    return config.html_title or config.project
+
+
+# For pages whose own first words are not a description (indices, search, 404, the root).
+BOOK_DESCRIPTION = "An interactive book on why the softmax saturates and why attention divides by √d_k."
+
+
+_DESCRIPTION = re.compile(r'(<meta (?:property|name)="(?:og:description|description)" content=")([^"]*)(")')
+
+
+def _plain_descriptions(metatags: str) -> str:
+    """sphinxext-opengraph takes a page's first words as its description, TeX and all."""
+    return _DESCRIPTION.sub(
+        lambda m: m.group(1) + html.escape(publishing.plain_text_maths(html.unescape(m.group(2)))) + m.group(3),
+        metatags,
+    )
+
+
+def _page_url(app, pagename) -> str:
+    return app.config.html_baseurl + app.builder.get_target_uri(pagename)
+
+
+def _add_social_tags(app, pagename, templatename, context, doctree):
+    """sphinxext-opengraph tags pages that have a doctree; this adds the same tags to the
+    generated ones (index, search, proof index) and Twitter's tags to every page."""
+    if not _is_html(app) or not app.config.html_baseurl:
+        return
+    metatags = _plain_descriptions(context.get("metatags", ""))
+    found = {k: html.unescape(v) for k, v in _META.findall(metatags)}
+    title = re.sub(r"<[^>]+>", "", context.get("title") or _book_title(app.config))
+    image = app.config.html_baseurl + publishing.PREVIEW_PATH
+    alt = app.config.ogp_image_alt or _book_title(app.config)
+    has_og = "og:title" in found
+    context["metatags"] = metatags + publishing.social_tags(
+        title=found.get("og:title", title),
+        description=found.get("og:description") or BOOK_DESCRIPTION,
+        url=found.get("og:url", _page_url(app, pagename)),
+        image_url=found.get("og:image", image),
+        image_alt=found.get("og:image:alt", alt),
+        site_name=_book_title(app.config),
+        og=not has_og,
+    )
+
+
+def _toc_pages(app) -> list[tuple[str, str]]:
+    """(path from the site root, numbered title) for every document, in reading order."""
+    env = app.env
+    seen, pages = set(), []
+
+    def walk(doc):
+        if doc in seen or doc not in env.titles:
+            return
+        seen.add(doc)
+        number = env.toc_secnumbers.get(doc, {}).get("")
+        prefix = ".".join(map(str, number)) + ". " if number else ""
+        pages.append((app.builder.get_target_uri(doc), prefix + env.titles[doc].astext()))
+        for child in env.toctree_includes.get(doc, []):
+            walk(child)
+
+    walk(app.config.root_doc)
+    return pages
+
+
+def _write_site_pages(app, exception):
+    """The 404 page and the landing page (before sphinx-external-toc's plain redirect)."""
+    if exception is not None or not _is_html(app):
+        return
+    out = Path(app.outdir)
+    base = app.config.html_baseurl
+    pages = _toc_pages(app)
+    image = base + publishing.PREVIEW_PATH
+    alt = app.config.ogp_image_alt or _book_title(app.config)
+    title = _book_title(app.config)
+    icon = Path(app.confdir) / (app.config.html_favicon or "")
+    favicon = icon.read_bytes() if icon.is_file() else b'<svg xmlns="http://www.w3.org/2000/svg"/>'
+    tags_404 = publishing.social_tags(title=f"Page not found · {title}", description=BOOK_DESCRIPTION,
+                                      url=base + "404.html", image_url=image, image_alt=alt, site_name=title)
+    (out / "404.html").write_text(
+        publishing.not_found_page(book_title=title, baseurl=base, pages=pages, favicon_svg=favicon,
+                                  footer=publishing.footer_html(app.asb_build_stamp), tags=tags_404),
+        encoding="utf-8",
+    )
+    first_path, first_title = pages[0]
+    tags_root = publishing.social_tags(title=title, description=BOOK_DESCRIPTION, url=base,
+                                       image_url=image, image_alt=alt, site_name=title)
+    (out / "index.html").write_text(
+        publishing.landing_page(book_title=title, first_page=first_path, first_title=first_title,
+                                canonical=base + first_path, tags=tags_root),
+        encoding="utf-8",
+    )
+    logger.info("attention_scaling: wrote 404.html and index.html for %s", base)
+
+
 def setup(app):
+    app.connect("config-inited", _configure_publishing)
+    app.connect("builder-inited", _make_preview)
+    app.connect("env-updated", _write_every_page)
+    # After sphinxext-opengraph (default priority 500) has written its tags.
+    app.connect("html-page-context", _add_social_tags, priority=600)
+    # Before sphinx-external-toc writes a bare redirect to index.html (priority 500).
+    app.connect("build-finished", _write_site_pages, priority=400)
     app.connect("html-page-context", _drop_thebe_assets)
     app.connect("html-page-context", _fix_citation_roles)
     # sphinx-thebe adds its config block at the default priority (500); run after it.

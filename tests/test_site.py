@@ -1,0 +1,385 @@
+"""The published site: CI workflow, `make publish`, sitemap, social tags, footer, 404 page.
+
+Checks run on the book the session built (the `site` fixture). The 404 page is also
+served the way GitHub Pages serves it, for a missing address deep under the site's path.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import shlex
+import subprocess
+import sys
+import threading
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlparse
+
+import numpy as np
+import pytest
+import yaml
+
+from book_files import ROOT, html_page, toc_files
+
+CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
+BASEURL = CONFIG["html"]["baseurl"]
+WORKFLOW = ROOT / ".github" / "workflows" / "book.yml"
+PREVIEW = "_static/social/attention-explorer.png"
+# The redirect at the site root is not a page of its own (it has tags, not a footer).
+REDIRECT = "index.html"
+NOT_IN_SITEMAP = {REDIRECT, "search.html", "404.html"}
+
+
+def built_pages(site: Path) -> list[str]:
+    return sorted(
+        str(p.relative_to(site))
+        for p in site.rglob("*.html")
+        if p.relative_to(site).parts[0] not in ("_static", "_sources")
+    )
+
+
+class _Head(HTMLParser):
+    """Meta tags (by property or name) and the commit marker of one page."""
+
+    def __init__(self):
+        super().__init__()
+        self.meta: dict[str, str] = {}
+        self.commit: tuple[str, str] | None = None
+        self._in_commit = False
+        self._sha = ""
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "meta" and "content" in a:
+            key = a.get("property") or a.get("name")
+            if key:
+                self.meta[key] = a["content"]
+        if tag == "code" and "asb-commit" in (a.get("class") or "").split():
+            self._in_commit, self._sha = True, a.get("data-sha", "")
+
+    def handle_data(self, data):
+        if self._in_commit:
+            self.commit = (data.strip(), self._sha)
+            self._in_commit = False
+
+
+def parse(path: Path) -> _Head:
+    head = _Head()
+    head.feed(path.read_text(encoding="utf-8"))
+    return head
+
+
+def git(*args: str) -> str | None:
+    try:
+        proc = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, timeout=20)
+    except OSError:
+        return None
+    return proc.stdout.strip() if proc.returncode == 0 else None
+
+
+# --- the workflow runs the README's commands ----------------------------------------------
+
+
+def readme_commands() -> list[str]:
+    """The commands in the README's "The two commands" block, e.g. ["make book", "make test"]."""
+    text = (ROOT / "README.md").read_text()
+    block = re.search(r"## The two commands\s+```\w*\n(.*?)```", text, re.S).group(1)
+    return [" ".join(line.split("#")[0].split()) for line in block.splitlines() if line.strip()]
+
+
+def make_targets(job: dict) -> list[str]:
+    targets = []
+    for step in job.get("steps", []):
+        targets += re.findall(r"(?m)^\s*make\s+([\w-]+)", step.get("run", ""))
+    return targets
+
+
+def uses(job: dict, action: str) -> list[dict]:
+    return [s for s in job.get("steps", []) if s.get("uses", "").split("@")[0] == action]
+
+
+@pytest.fixture(scope="module")
+def workflow() -> dict:
+    return yaml.safe_load(WORKFLOW.read_text())
+
+
+def test_readme_has_two_make_commands():
+    assert readme_commands() == ["make book", "make test"]
+
+
+def test_workflow_runs_the_readme_commands(workflow):
+    on = workflow.get("on", workflow.get(True))  # YAML 1.1 reads a bare `on` as True
+    assert "pull_request" in on
+    assert on["push"]["branches"] == ["main"]
+    jobs = workflow["jobs"]
+    pr_jobs = [j for j in jobs.values() if j.get("if") == "github.event_name == 'pull_request'"]
+    push_jobs = [j for j in jobs.values() if "github.event_name != 'pull_request'" in j.get("if", "")]
+    assert len(pr_jobs) == 1 and make_targets(pr_jobs[0]) == ["test"]
+    assert [make_targets(j) for j in push_jobs if make_targets(j)] == [["book"]]
+    everything = {f"make {t}" for j in jobs.values() for t in make_targets(j)}
+    assert everything == set(readme_commands())
+
+
+def test_workflow_deploys_with_the_official_pages_actions(workflow):
+    jobs = workflow["jobs"]
+    assert workflow["permissions"] == {"contents": "read"}
+    build = next(j for j in jobs.values() if make_targets(j) == ["book"])
+    assert uses(build, "actions/configure-pages")
+    (upload,) = uses(build, "actions/upload-pages-artifact")
+    assert upload["with"]["path"] == "_build/html"
+    deploy = jobs["deploy"]
+    assert deploy["needs"] == "build"
+    assert "refs/heads/main" in deploy["if"]
+    assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
+    assert deploy["environment"]["name"] == "github-pages"
+    assert uses(deploy, "actions/deploy-pages")
+
+
+def test_workflow_caches_venv_and_executions(workflow):
+    for name, job in workflow["jobs"].items():
+        if not make_targets(job):
+            continue
+        caches = {s["with"]["path"]: s["with"] for s in uses(job, "actions/cache")}
+        assert set(caches) == {".venv", "_build/.jupyter_cache"}, name
+        for spec in caches.values():
+            assert "hashFiles('requirements*.txt', 'pyproject.toml')" in spec["key"], name
+            assert "python-version" in caches[".venv"]["key"]  # a venv is tied to its Python
+
+
+# --- make publish ---------------------------------------------------------------------------
+
+
+def publish_command() -> list[str]:
+    """The ghp-import command `make publish` runs, as make prints it (nothing is run)."""
+    venv = Path(sys.executable).parent.parent
+    out = subprocess.run(["make", "-n", "publish", f"VENV={venv}"], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout.replace("\\\n", " ")
+    (line,) = [ln for ln in out.splitlines() if "ghp-import" in ln]
+    return shlex.split(line)
+
+
+def test_make_publish_pushes_the_site_to_gh_pages():
+    argv = publish_command()
+    assert Path(argv[0]).name == "ghp-import"
+    assert {"-n", "-p"} <= set(argv)  # .nojekyll, so _static/ is served; push
+    assert argv[argv.index("-b") + 1] == "gh-pages"
+    assert argv[-1] == "_build/html"
+
+
+def test_publish_command_makes_a_gh_pages_branch(site, tmp_path):
+    """The same command in a scratch repository whose `origin` is a bare repository next to
+    it (nothing leaves the machine): the pushed branch holds the site, in one commit."""
+    argv = publish_command()
+    argv[-1] = str(site)
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@localhost",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@localhost"}
+    work, origin = tmp_path / "work", tmp_path / "origin.git"
+    work.mkdir()
+    run = functools.partial(subprocess.run, cwd=work, env=env, check=True, capture_output=True, text=True)
+    run(["git", "init", "-q", "--bare", str(origin)])
+    run(["git", "init", "-q", "-b", "main"])
+    run(["git", "remote", "add", "origin", str(origin)])
+    run(["git", "commit", "-q", "--allow-empty", "-m", "source"])
+    for _ in range(2):  # a second publish replaces the first: no history piles up
+        run(argv)
+    pushed = ["git", "--git-dir", str(origin)]
+    files = set(run([*pushed, "ls-tree", "-r", "--name-only", "gh-pages"]).stdout.split())
+    assert {".nojekyll", "index.html", "404.html", "sitemap.xml", PREVIEW} <= files
+    assert {html_page(p) for p in toc_files()} <= files
+    assert run([*pushed, "rev-list", "--count", "gh-pages"]).stdout.strip() == "1"
+    assert run([*pushed, "log", "-1", "--format=%s", "gh-pages"]).stdout.startswith("Publish the book built from")
+
+
+# --- sitemap, tags, footer -------------------------------------------------------------------
+
+
+def sitemap_paths(site: Path) -> list[str]:
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    locs = [e.text for e in ET.parse(site / "sitemap.xml").getroot().findall("s:url/s:loc", ns)]
+    assert all(loc.startswith(BASEURL) for loc in locs), locs
+    return [loc[len(BASEURL):] for loc in locs]
+
+
+def test_baseurl_is_set_once():
+    assert BASEURL.startswith("https://") and BASEURL.endswith("/")
+    sources = [ROOT / "_config.yml", *ROOT.glob("src/attention_scaling/*.py"), ROOT / "Makefile",
+               *ROOT.glob("scripts/*"), WORKFLOW, ROOT / "CITATION.cff"]
+    holders = [str(p.relative_to(ROOT)) for p in sources if BASEURL.rstrip("/") in p.read_text()]
+    assert holders == ["_config.yml"]
+
+
+def test_sitemap_lists_every_page(site):
+    paths = sitemap_paths(site)
+    assert len(paths) == len(set(paths))
+    assert set(paths) == set(built_pages(site)) - NOT_IN_SITEMAP
+    assert {html_page(p) for p in toc_files()} <= set(paths)
+
+
+def test_every_page_has_social_tags(site):
+    for page in built_pages(site):
+        meta = parse(site / page).meta
+        for key in ("og:title", "og:description", "og:image", "og:url", "twitter:card"):
+            assert meta.get(key, "").strip(), f"{page} has no {key}"
+        assert not re.search(r"\\[A-Za-z]", meta["og:description"]), f"raw TeX in {page}: {meta['og:description']}"
+        assert meta["og:url"].startswith(BASEURL)
+        assert meta["og:image"].startswith(BASEURL), meta["og:image"]
+        assert (site / meta["og:image"][len(BASEURL):]).is_file(), f"{page}: {meta['og:image']} is not in the build"
+        assert meta["twitter:card"] == "summary_large_image"
+        assert meta["twitter:image"] == meta["og:image"]
+        assert 0 < len(meta["twitter:image:alt"]) <= 420
+
+
+def test_preview_is_the_main_explorable(site):
+    """The preview PNG holds the main explorable's frame at its default setting, pixel for pixel."""
+    import io
+
+    from PIL import Image
+
+    from attention_scaling.explorables import attention_explorer
+    from attention_scaling.publishing import CARD_FRAME_TOP, PREVIEW_PATH, PREVIEW_SIZE
+
+    assert PREVIEW_PATH == PREVIEW
+    card = Image.open(site / PREVIEW)
+    assert card.format == "PNG" and card.size == PREVIEW_SIZE
+    frame = np.asarray(Image.open(io.BytesIO(attention_explorer().frame()[0])).convert("RGB"))
+    h, w = frame.shape[:2]
+    x0 = (PREVIEW_SIZE[0] - w) // 2
+    region = np.asarray(card.convert("RGB"))[CARD_FRAME_TOP:CARD_FRAME_TOP + h, x0:x0 + w]
+    assert np.array_equal(region, frame)
+
+
+def test_every_page_footer_names_the_commit(site):
+    short, sha = git("rev-parse", "--short", "HEAD"), git("rev-parse", "HEAD")
+    for page in built_pages(site):
+        if page == REDIRECT:
+            continue
+        text = (site / page).read_text(encoding="utf-8")
+        head = parse(site / page)
+        if sha is None:
+            assert "no commit recorded" in text, page
+            continue
+        assert head.commit == (short, sha), f"{page}: footer names {head.commit}, HEAD is {short}"
+        assert re.search(r"Built on \d{4}-\d{2}-\d{2} from commit", text), page
+        assert "creativecommons.org/licenses/by/4.0/" in text and ">CC BY 4.0<" in text, page
+        assert ">MIT<" in text, page
+
+
+def test_landing_page_redirects_with_tags(site):
+    text = (site / REDIRECT).read_text(encoding="utf-8")
+    first = html_page(toc_files()[0])
+    assert f'content="0; url={first}"' in text
+    assert f'rel="canonical" href="{BASEURL}{first}"' in text
+
+
+# --- the 404 page ----------------------------------------------------------------------------
+
+
+def test_404_page_is_self_contained(site):
+    page = site / "404.html"
+    assert page.is_file()
+    text = page.read_text(encoding="utf-8")
+    assert '<meta name="robots" content="noindex" />' in text
+    assert not re.search(r"<link\b[^>]*rel=\"stylesheet\"", text)
+    assert not re.search(r"<script\b[^>]*\bsrc=", text)
+    assert all(src.startswith("data:") for src in re.findall(r"<img\b[^>]*\bsrc=\"([^\"]*)\"", text))
+    assert [p for p in re.findall(r'data-path="([^"]+)"', text) if p.endswith(".html")][1:-1] == [
+        html_page(p) for p in toc_files()
+    ]
+
+
+class _PagesHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the site under `prefix`, and 404.html for any missing address, like GitHub Pages."""
+
+    prefix = "/"
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        path = self.path.split("?")[0]
+        if path.startswith(self.prefix):
+            self.path = "/" + path[len(self.prefix):]
+            target = Path(self.translate_path(self.path))
+            if target.is_file() or (target.is_dir() and (target / "index.html").is_file()):
+                return super().do_GET()
+        body = (Path(self.directory) / "404.html").read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.fixture(scope="module")
+def pages_server(site):
+    prefix = urlparse(BASEURL).path
+    handler = functools.partial(type("H", (_PagesHandler,), {"prefix": prefix}), directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}{prefix}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.mark.browser
+def test_404_page_works_deep_under_the_published_path(browser, pages_server):
+    """GitHub Pages answers /<repo>/any/missing/page with 404.html: its links must still work."""
+    origin = pages_server.split("/", 3)
+    origin = "/".join(origin[:3])
+    missing = pages_server + "book/no/such/chapter.html"
+    context = browser.new_context()
+    page = context.new_page()
+    errors, failed, external = [], [], []
+    page.on("console", lambda m: errors.append((m.text, m.location.get("url"))) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append((str(e), "")))
+    page.on("requestfailed", lambda r: failed.append(r.url))
+    page.on("request", lambda r: None if r.url.startswith(origin + "/") or r.url.startswith("data:") else external.append(r.url))
+    response = page.goto(missing)
+    assert response.status == 404
+    assert page.locator("h1").inner_text() == "Page not found"
+    # The browser reports the 404 status of the page itself; nothing else may complain.
+    assert [e for e in errors if not (e[1] == missing and "404" in e[0])] == []
+    assert failed == [] and external == []
+    hrefs = page.eval_on_selector_all("a[data-path]", "as => as.map(a => [a.dataset.path, a.href])")
+    assert hrefs and all(href == pages_server + path for path, href in hrefs)
+    page.locator("main a[data-path]").first.click()
+    page.wait_for_load_state("load")
+    assert page.url == pages_server + html_page(toc_files()[0])
+    context.close()
+
+
+# --- citation and licences -------------------------------------------------------------------
+
+
+def test_citation_file():
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    assert cff["cff-version"] == "1.2.0"
+    assert cff["title"] and cff["authors"]
+    assert set(cff["license"]) == {"CC-BY-4.0", "MIT"}
+    cited = " ".join(str(r) for r in cff["references"])
+    assert "Bishop" in cited and "Quintero" in cited
+
+
+def test_readme_states_licences_and_publishing():
+    text = (ROOT / "README.md").read_text()
+    publishing = re.search(r"## Publishing\n(.*?)(?=\n## )", text, re.S).group(1)
+    for needle in ("make publish", "html.baseurl", ".github/workflows/book.yml", "gh-pages"):
+        assert needle in publishing, needle
+    assert "CC BY 4.0" in text and "MIT" in text and "CITATION.cff" in text
+
+
+# --- incremental builds ----------------------------------------------------------------------
+
+
+@pytest.mark.build
+def test_a_warm_rebuild_keeps_sitemap_and_footers_whole(site):
+    """Rebuilding with nothing changed writes every page again: the sitemap lists only the
+    pages a build writes, and every footer must carry this build's stamp. (Runs last.)"""
+    proc = subprocess.run([str(ROOT / "scripts" / "build-book"), sys.executable], cwd=ROOT,
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert set(sitemap_paths(site)) == set(built_pages(site)) - NOT_IN_SITEMAP
