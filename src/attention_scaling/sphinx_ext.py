@@ -217,6 +217,16 @@ def _write_site_pages(app, exception):
     logger.info("attention_scaling: wrote 404.html and index.html for %s", base)
 
 
+def _colab_only_for_notebooks(app, pagename, templatename, context, doctree):
+    """Colab opens only .ipynb files; drop its launch button from pages built from .md."""
+    source = str(context.get("sourcename", ""))
+    if source.endswith(".ipynb") or source.endswith(".ipynb.txt"):
+        return
+    for button in context.get("header_buttons", []):
+        if isinstance(button, dict) and isinstance(button.get("buttons"), list):
+            button["buttons"] = [b for b in button["buttons"] if "colab" not in str(b.get("url", ""))]
+
+
 def setup(app):
     app.connect("config-inited", _configure_publishing)
     app.connect("builder-inited", _make_preview)
@@ -227,6 +237,8 @@ def setup(app):
     app.connect("build-finished", _write_site_pages, priority=400)
     app.connect("html-page-context", _drop_thebe_assets)
     app.connect("html-page-context", _fix_citation_roles)
+    # after sphinx-book-theme has added its launch buttons (default priority 500)
+    app.connect("html-page-context", _colab_only_for_notebooks, priority=900)
     # sphinx-thebe adds its config block at the default priority (500); run after it.
     app.connect("doctree-resolved", _drop_thebe_config, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
