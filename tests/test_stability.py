@@ -413,3 +413,11 @@ def test_chapter_figures_hold_the_data():
 def test_bad_input_names_the_parameter(call, param):
     with pytest.raises(ValueError, match=rf"^{param}\b"):
         call()
+
+
+def test_sci_formats_the_subnormal_numbers_of_the_chapter():
+    from attention_scaling.prose import sci
+
+    assert sci(5e-324, 3).data == "$4.94 \\times 10^{-324}$"
+    assert sci(float(np.finfo(np.float16).smallest_subnormal), 3).data == "$5.96 \\times 10^{-8}$"
+    assert sci(1.7976931348623157e308, 3).data == "$1.80 \\times 10^{308}$"
