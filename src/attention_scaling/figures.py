@@ -154,7 +154,7 @@ def saturation_by_dimension_figure(stats, width: float = 9.6, height: float = 3.
 DTYPE_STYLES = {"float16": ("#d62728", "o"), "float32": ("#ff7f0e", "s"), "float64": ("#1f4e79", "D")}
 
 
-def softmax_error_figure(errors, width: float = 9.6, height: float = 3.6) -> Figure:
+def softmax_error_figure(errors, width: float = 8.4, height: float = 3.6) -> Figure:
     """Naive (left) and stable (right) softmax error against the largest score, per dtype.
 
     ``errors`` is the result of :func:`~attention_scaling.stability.softmax_errors`.
@@ -171,6 +171,7 @@ def softmax_error_figure(errors, width: float = 9.6, height: float = 3.6) -> Fig
         raise ValueError("errors must come from stability.softmax_errors()") from exc
     floor, band = 1e-20, 1e3
     fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")), layout="constrained")
+    fig.get_layout_engine().set(wspace=0.08)  # keep 10^4 and 10^0 of the two x axes apart
     axes = fig.subplots(1, 2, sharey=True)
     titles = {"naive": "naive: the formula as written", "stable": "stable: the maximum subtracted first"}
     for ax, kind in zip(axes, ("naive", "stable")):

@@ -32,6 +32,8 @@ __all__ = [
     "log_softmax",
     "masked_softmax",
     "masked_softmax_backward",
+    "exact_logsumexp",
+    "exact_log_softmax",
     "softmax_errors",
     "overflow_fraction",
 ]
@@ -275,7 +277,7 @@ def _fill_value(fill, dt: np.dtype) -> float:
             cast = np.array(fill, dtype=dt)
         if not np.isfinite(cast):
             low = float(np.finfo(dt).min)
-            raise ValueError(f"fill={fill:g} rounds to -inf in {dt}; use a value >= {low:g} (finfo({dt}).min) or -inf")
+            raise ValueError(f"fill={fill:g} rounds to -inf in {dt}; use -inf or a value >= {low:g}")
     return fill
 
 
@@ -372,11 +374,80 @@ def masked_softmax_backward(p, grad, axis: int = -1) -> np.ndarray:
     return arr * (g - (arr * g).sum(axis=ax, keepdims=True))
 
 
+_EXACT_DIGITS = 40
+
+
+def _exact_rows(z, axis):
+    """Validated float scores, moved so that ``axis`` is last, as a 2-D float64 array."""
+    arr = v.real_array(z, "z")
+    ax = v.axis_index(axis, arr.ndim)
+    if arr.size > 10**6:
+        raise ValueError(f"z must have at most 10**6 scores for the exact reference, got {arr.size}")
+    moved = np.moveaxis(arr.astype(np.float64), ax, -1)
+    return moved.reshape(-1, moved.shape[-1]), moved.shape, ax
+
+
+def _exact_lse(row):
+    import mpmath
+
+    return mpmath.log(mpmath.fsum(mpmath.exp(mpmath.mpf(float(x))) for x in row))
+
+
+def exact_logsumexp(z, axis: int = -1) -> np.ndarray:
+    r"""Reference :math:`\log\sum_j e^{z_j}` in 40-digit arithmetic (mpmath), rounded to float64.
+
+    The scores are taken exactly as given (a float16 score is the float16 number it
+    holds). Use it to measure the error of :func:`logsumexp` in every format, float64
+    included. Slow: about a microsecond per score.
+
+    Parameters
+    ----------
+    z : array_like, shape ``(..., k, ...)``
+        Finite scores, at most :math:`10^6` of them.
+    axis : int
+
+    Returns
+    -------
+    ndarray of float64
+        Shape of ``z`` without ``axis``.
+    """
+    import mpmath
+
+    rows, shape, _ = _exact_rows(z, axis)
+    with mpmath.workdps(_EXACT_DIGITS):
+        out = np.array([float(_exact_lse(row)) for row in rows])
+    return out.reshape(shape[:-1])
+
+
+def exact_log_softmax(z, axis: int = -1) -> np.ndarray:
+    r"""Reference :math:`z_i - \log\sum_j e^{z_j}` in 40-digit arithmetic (mpmath), rounded to float64.
+
+    Parameters
+    ----------
+    z : array_like, shape ``(..., k, ...)``
+        Finite scores, at most :math:`10^6` of them.
+    axis : int
+
+    Returns
+    -------
+    ndarray of float64, same shape as ``z``
+    """
+    import mpmath
+
+    rows, shape, ax = _exact_rows(z, axis)
+    with mpmath.workdps(_EXACT_DIGITS):
+        out = []
+        for row in rows:
+            lse = _exact_lse(row)
+            out.append([float(mpmath.mpf(float(x)) - lse) for x in row])
+    return np.moveaxis(np.array(out).reshape(shape), -1, ax)
+
+
 def _exact_softmax(z: np.ndarray) -> np.ndarray:
     """Softmax of float64 values in 40-digit arithmetic (mpmath), rounded to float64."""
     import mpmath
 
-    with mpmath.workdps(40):
+    with mpmath.workdps(_EXACT_DIGITS):
         e = [mpmath.exp(mpmath.mpf(float(x))) for x in z]
         s = mpmath.fsum(e)
         return np.array([float(x / s) for x in e])
