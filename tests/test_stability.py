@@ -171,6 +171,18 @@ def test_log_softmax_matches_float64_reference(dtype, scale):
     np.testing.assert_allclose(np.exp(got.astype(np.float64)).sum(axis=-1), 1, rtol=8 * eps(dtype))
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_log_softmax_extremes_are_finite_and_exact(dtype):
+    big = float(np.finfo(dtype).max) / 4  # 1.6e4, 8.5e37, 4.5e307
+    for m in sorted({1e4, big}):
+        z = np.array([m, m, 0.0, -m], dtype=dtype)
+        got = log_softmax(z)
+        assert got.dtype == dtype and np.isfinite(got).all()
+        np.testing.assert_allclose(got.astype(np.float64), exact_log_softmax(z),
+                                   rtol=2 * eps(dtype), atol=2 * eps(dtype))
+        assert float(got[0]) == pytest.approx(-math.log(2), rel=2 * eps(dtype))
+
+
 def test_log_softmax_survives_where_log_of_softmax_does_not():
     z = np.array([0.0, -1000.0])
     with np.errstate(divide="ignore"):

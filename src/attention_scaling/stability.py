@@ -387,6 +387,12 @@ def _exact_rows(z, axis):
     return moved.reshape(-1, moved.shape[-1]), moved.shape, ax
 
 
+def _digits(rows: np.ndarray) -> int:
+    """Working digits: 40 beyond the integer part of the largest score, so that
+    ``z_i - logsumexp(z)`` keeps 40 significant digits even for scores near 1e308."""
+    return _EXACT_DIGITS + int(math.log10(max(1.0, float(np.abs(rows).max())))) + 1
+
+
 def _exact_lse(row):
     import mpmath
 
@@ -394,7 +400,7 @@ def _exact_lse(row):
 
 
 def exact_logsumexp(z, axis: int = -1) -> np.ndarray:
-    r"""Reference :math:`\log\sum_j e^{z_j}` in 40-digit arithmetic (mpmath), rounded to float64.
+    r"""Reference :math:`\log\sum_j e^{z_j}` with 40 significant digits (mpmath), rounded to float64.
 
     The scores are taken exactly as given (a float16 score is the float16 number it
     holds). Use it to measure the error of :func:`logsumexp` in every format, float64
@@ -414,13 +420,13 @@ def exact_logsumexp(z, axis: int = -1) -> np.ndarray:
     import mpmath
 
     rows, shape, _ = _exact_rows(z, axis)
-    with mpmath.workdps(_EXACT_DIGITS):
+    with mpmath.workdps(_digits(rows)):
         out = np.array([float(_exact_lse(row)) for row in rows])
     return out.reshape(shape[:-1])
 
 
 def exact_log_softmax(z, axis: int = -1) -> np.ndarray:
-    r"""Reference :math:`z_i - \log\sum_j e^{z_j}` in 40-digit arithmetic (mpmath), rounded to float64.
+    r"""Reference :math:`z_i - \log\sum_j e^{z_j}` with 40 significant digits (mpmath), rounded to float64.
 
     Parameters
     ----------
@@ -435,7 +441,7 @@ def exact_log_softmax(z, axis: int = -1) -> np.ndarray:
     import mpmath
 
     rows, shape, ax = _exact_rows(z, axis)
-    with mpmath.workdps(_EXACT_DIGITS):
+    with mpmath.workdps(_digits(rows)):
         out = []
         for row in rows:
             lse = _exact_lse(row)
@@ -447,7 +453,7 @@ def _exact_softmax(z: np.ndarray) -> np.ndarray:
     """Softmax of float64 values in 40-digit arithmetic (mpmath), rounded to float64."""
     import mpmath
 
-    with mpmath.workdps(_EXACT_DIGITS):
+    with mpmath.workdps(_digits(z)):
         e = [mpmath.exp(mpmath.mpf(float(x))) for x in z]
         s = mpmath.fsum(e)
         return np.array([float(x / s) for x in e])
