@@ -23,11 +23,10 @@ def sci(x, digits: int = 2):
     x = float(x)
     if x == 0:
         return Markdown("$0$")
-    exponent = math.floor(math.log10(abs(x)))
-    mantissa = x / 10**exponent
-    if round(abs(mantissa), digits - 1) >= 10:  # 9.99 rounding up to 10.0
-        mantissa /= 10
-        exponent += 1
+    # Python's own rounding to `digits` significant digits: it carries 9.99 up to 1.0e1, and
+    # it works for subnormal numbers such as 5e-324, where x / 10**exponent divides by 0.
+    mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
+    exponent = int(exponent)
     if exponent == 0:
-        return Markdown(f"${mantissa:.{digits - 1}f}$")
-    return Markdown(f"${mantissa:.{digits - 1}f} \\times 10^{{{exponent}}}$")
+        return Markdown(f"${mantissa}$")
+    return Markdown(f"${mantissa} \\times 10^{{{exponent}}}$")

@@ -1,0 +1,569 @@
+r"""Numerical stability of the softmax: where the formula breaks, and how not to break it.
+
+The naive softmax :math:`e^{z_i} / \sum_j e^{z_j}` returns ``inf`` or NaN long before
+the scores are large by any mathematical standard: :math:`e^z` overflows a format once
+:math:`z > \ln(\text{max})` (about 11.09 in float16). This module finds those
+breakpoints exactly, provides the stable forms (max subtraction, log-sum-exp,
+log-softmax), a masked softmax whose fully masked rows are zero rather than NaN, and
+measures how often attention scores would cross the float16 threshold.
+
+Every result keeps the floating dtype of its input (float16, float32 or float64;
+integers become float64); sums of exponentials of float16 input accumulate in float32,
+as GPU kernels do. Every public function validates its arguments and raises
+:class:`ValueError` whose message starts with the parameter's name.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from . import _validate as v
+from .numerics import draw_queries_keys
+
+__all__ = [
+    "naive_softmax",
+    "overflow_threshold",
+    "underflow_threshold",
+    "naive_breakpoint",
+    "logsumexp",
+    "log_softmax",
+    "masked_softmax",
+    "masked_softmax_backward",
+    "exact_logsumexp",
+    "exact_log_softmax",
+    "softmax_errors",
+    "overflow_fraction",
+]
+
+_MAX_N = 10**6  # n equal scores are materialised; keep the search's arrays small
+
+
+def _float_dtype(dtype) -> np.dtype:
+    """A dtype argument: a numpy float dtype, its type, or its name ("float16")."""
+    return v.float_dtype(dtype)
+
+
+def naive_softmax(z, axis: int = -1) -> np.ndarray:
+    r"""The softmax exactly as the formula reads: ``exp(z) / exp(z).sum(axis)``.
+
+    Nothing is subtracted first, so the result is ``inf`` or NaN wherever the formula
+    breaks down in the input's precision: an :math:`e^{z_i}` or the sum overflows, or
+    every term underflows to 0 (:math:`0/0`). This is the function the book breaks on
+    purpose; numpy's overflow and invalid-value warnings are silenced.
+
+    Parameters
+    ----------
+    z : array_like, shape ``(..., k, ...)``
+        Scores, in float16, float32 or float64 (integers become float64). ``-inf``
+        (a masked score) is allowed; ``+inf`` and NaN are rejected.
+    axis : int
+        Axis to normalise over (default: last).
+
+    Returns
+    -------
+    ndarray, same shape and dtype as ``z``
+        Possibly ``inf`` or NaN.
+    """
+    arr = v.real_array(z, "z", allow_neg_inf=True)
+    ax = v.axis_index(axis, arr.ndim)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
+        e = np.exp(arr)
+        return e / e.sum(axis=ax, keepdims=True)
+
+
+def overflow_threshold(dtype, n: int = 1) -> float:
+    r"""The score above which :math:`n` equal terms :math:`e^z` overflow: :math:`\ln(\text{max}) - \ln n`.
+
+    ``max`` is ``numpy.finfo(dtype).max``. With ``n = 1`` this is where :math:`e^z`
+    itself overflows; with ``n`` equal scores the sum :math:`n e^z` overflows first.
+
+    Parameters
+    ----------
+    dtype : float16, float32 or float64
+    n : int >= 1
+        Number of equal scores.
+
+    Returns
+    -------
+    float
+        Computed in float64 from ``finfo``.
+    """
+    dt = _float_dtype(dtype)
+    n = v.positive_int(n, "n")
+    return math.log(float(np.finfo(dt).max)) - math.log(n)
+
+
+def underflow_threshold(dtype) -> float:
+    r"""The score below which :math:`e^z` rounds to 0: :math:`\ln(\text{smallest subnormal} / 2)`.
+
+    A positive number smaller than half the smallest subnormal rounds to 0 (to nearest),
+    so below this score every :math:`e^{z_j}` vanishes and the naive softmax is
+    :math:`0/0`.
+
+    Parameters
+    ----------
+    dtype : float16, float32 or float64
+
+    Returns
+    -------
+    float
+        Computed in float64 (as :math:`\ln s - \ln 2`, since ``s / 2`` is 0 in float64).
+    """
+    dt = _float_dtype(dtype)
+    return math.log(float(np.finfo(dt).smallest_subnormal)) - math.log(2.0)
+
+
+def _positive_floats(dt: np.dtype):
+    """Bit patterns of the positive finite floats of ``dt``: their order is the floats' order."""
+    uint = {2: np.uint16, 4: np.uint32, 8: np.uint64}[dt.itemsize]
+    top = int(np.array(np.finfo(dt).max, dtype=dt).view(uint))
+
+    def value(bits: int):
+        return np.array(bits, dtype=uint).view(dt)[()]
+
+    return top, value
+
+
+def naive_breakpoint(dtype, n: int = 1, side: str = "overflow") -> float:
+    r"""The first representable score at which :func:`naive_softmax` of ``n`` equal scores fails.
+
+    For ``n`` equal scores :math:`(z, \dots, z)` the right answer is :math:`1/n` in every
+    position. The naive softmax *fails* when it returns anything else: ``inf`` or NaN
+    (an overflowing :math:`e^z` gives :math:`\infty/\infty`, an underflowing one
+    :math:`0/0`), or weights that no longer sum to 1 (an overflowing *sum* gives
+    :math:`e^z/\infty = 0`: finite, and silently wrong).
+
+    The search is a bisection over the bit patterns of the positive floats of ``dtype``
+    (their integer order is their numerical order), so it is exact: the score returned
+    fails, and the representable score just before it does not.
+
+    Parameters
+    ----------
+    dtype : float16, float32 or float64
+    n : int >= 1
+        Number of equal scores. At most :math:`10^6`, and below ``finfo(dtype).max``
+        (otherwise even :math:`z = 0` overflows the sum).
+    side : "overflow" or "underflow"
+        ``"overflow"``: the smallest :math:`z > 0` at which :math:`e^z` or the sum
+        overflows. ``"underflow"``: the largest :math:`z < 0` at which every term
+        rounds to 0 and the softmax is :math:`0/0`.
+
+    Returns
+    -------
+    float
+        The breakpoint (a value of ``dtype``, returned as a Python float). Compare it with
+        :func:`overflow_threshold` or :func:`underflow_threshold`.
+    """
+    dt = _float_dtype(dtype)
+    n = v.positive_int(n, "n")
+    if n > _MAX_N:
+        raise ValueError(f"n must be <= {_MAX_N}, got {n}")
+    if n >= float(np.finfo(dt).max):
+        raise ValueError(f"n must be below finfo({dt}).max = {float(np.finfo(dt).max):g}, got {n}")
+    if side not in ("overflow", "underflow"):
+        raise ValueError(f"side must be 'overflow' or 'underflow', got {side!r}")
+    sign = 1 if side == "overflow" else -1
+    top, value = _positive_floats(dt)
+
+    def fails(bits: int) -> bool:
+        p = naive_softmax(np.full(n, sign * value(bits), dtype=dt))
+        return not np.isfinite(p).all() or abs(float(p.astype(np.float64).sum()) - 1) > 0.5
+
+    lo, hi = 0, top  # invariant: fails(lo) is False, fails(hi) is True
+    if fails(lo) or not fails(hi):  # pragma: no cover - impossible for the three formats
+        raise RuntimeError(f"no breakpoint bracketed for {dt}, n={n}, side={side}")
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if fails(mid):
+            hi = mid
+        else:
+            lo = mid
+    return float(sign * value(hi))
+
+
+def _acc(dt: np.dtype) -> np.dtype:
+    """Accumulator for sums of exponentials: float32 for float16 input, as GPU kernels do."""
+    return np.dtype(np.float32) if dt == np.float16 else dt
+
+
+def _shift(arr: np.ndarray, ax: int):
+    r"""``arr - max`` along ``ax``, with the max (``-inf`` for an all ``-inf`` slice) kept apart.
+
+    In a slice whose scores are all ``-inf`` the shift uses 0 instead, so no
+    :math:`-\infty - (-\infty)` is ever formed. float16 differences that overflow
+    round to ``-inf``, whose exponential is the correct 0.
+    """
+    top = arr.max(axis=ax, keepdims=True)
+    finite = np.isfinite(top)
+    with np.errstate(over="ignore"):
+        shifted = arr - np.where(finite, top, 0).astype(arr.dtype)
+    return shifted, top, finite
+
+
+def logsumexp(z, axis: int = -1) -> np.ndarray:
+    r"""Stable :math:`\log \sum_j e^{z_j}` along ``axis``, as :math:`m + \log\sum_j e^{z_j - m}`.
+
+    With :math:`m = \max_j z_j`, every exponent is :math:`\le 0` and one of them is 0,
+    so the sum lies in :math:`[1, k]` and neither overflows nor underflows, at any size
+    of the scores. A slice whose scores are all ``-inf`` gives ``-inf`` (:math:`\log 0`).
+
+    Parameters
+    ----------
+    z : array_like, shape ``(..., k, ...)``
+        Scores, float16, float32 or float64 (integers become float64). ``-inf`` is
+        allowed; ``+inf`` and NaN are rejected.
+    axis : int
+        Axis to reduce (default: last).
+
+    Returns
+    -------
+    ndarray
+        Shape of ``z`` without ``axis``, dtype of ``z``.
+    """
+    arr = v.real_array(z, "z", allow_neg_inf=True)
+    ax = v.axis_index(axis, arr.ndim)
+    shifted, top, finite = _shift(arr, ax)
+    total = np.exp(shifted).sum(axis=ax, keepdims=True, dtype=_acc(arr.dtype))
+    with np.errstate(divide="ignore", over="ignore"):  # log 0 = -inf in an all -inf slice
+        out = np.where(finite, top + np.log(total), top)
+    return np.squeeze(out, axis=ax).astype(arr.dtype)
+
+
+def log_softmax(z, axis: int = -1) -> np.ndarray:
+    r"""Stable :math:`\log \operatorname{softmax}(z)_i = (z_i - m) - \log\sum_j e^{z_j - m}`.
+
+    Unlike ``np.log(softmax(z))``, it stays finite where a weight underflows to 0:
+    ``log_softmax([0, -1000])`` is :math:`(-e^{-1000}, -1000)` to rounding, not
+    :math:`(0, -\infty)`. A ``-inf`` score gives ``-inf``.
+
+    Parameters
+    ----------
+    z : array_like, shape ``(..., k, ...)``
+        Scores, float16, float32 or float64. ``-inf`` is allowed, but every slice needs
+        at least one finite score (a fully masked slice has no softmax; see
+        :func:`masked_softmax`).
+    axis : int
+        Axis to normalise over (default: last).
+
+    Returns
+    -------
+    ndarray, same shape and dtype as ``z``
+        Values :math:`\le 0`.
+    """
+    arr = v.real_array(z, "z", allow_neg_inf=True)
+    ax = v.axis_index(axis, arr.ndim)
+    shifted, _, finite = _shift(arr, ax)
+    if not finite.all():
+        raise ValueError(
+            "z must have at least one finite score in every slice along axis "
+            "(a fully masked slice has no log-softmax; use masked_softmax)"
+        )
+    total = np.exp(shifted).sum(axis=ax, keepdims=True, dtype=_acc(arr.dtype))
+    with np.errstate(over="ignore"):  # float16: -65504 - log(k) rounds to -inf, correctly tiny
+        return (shifted - np.log(total)).astype(arr.dtype)
+
+
+def _fill_value(fill, dt: np.dtype) -> float:
+    if isinstance(fill, bool) or not isinstance(fill, numbers.Real):
+        raise ValueError(f"fill must be a real number or -inf, got {fill!r}")
+    fill = float(fill)
+    if math.isnan(fill) or fill == math.inf:
+        raise ValueError(f"fill must be finite or -inf, got {fill}")
+    if math.isfinite(fill):
+        with np.errstate(over="ignore"):
+            cast = np.array(fill, dtype=dt)
+        if not np.isfinite(cast):
+            low = float(np.finfo(dt).min)
+            raise ValueError(f"fill={fill:g} rounds to -inf in {dt}; use -inf or a value >= {low:g}")
+    return fill
+
+
+def masked_softmax(z, mask, axis: int = -1, fill=-np.inf) -> np.ndarray:
+    r"""Softmax over the kept positions only; masked weights are exactly 0, and a fully masked slice is all 0.
+
+    With the default ``fill = -inf``, position :math:`i` gets
+    :math:`e^{z_i - m} / \sum_{j \text{ kept}} e^{z_j - m}` if it is kept, where
+    :math:`m` is the largest kept score, and exactly 0 if it is masked. A slice with no
+    kept position (or whose kept scores are all ``-inf``) attends to nothing: its weights
+    are all 0, not NaN. Then the attention output of that row is the zero vector and its
+    gradient (:func:`masked_softmax_backward`) is exactly 0, so one empty row cannot
+    poison a batch. The scores at masked positions are never used.
+
+    A finite ``fill`` reproduces the other common recipe: write ``fill`` (say
+    ``finfo(dtype).min``) into the masked positions and take an ordinary stable softmax.
+    Masked weights are then :math:`e^{\text{fill} - m}` (0 after rounding only if the fill
+    is far enough below the kept scores), and a fully masked slice gets *uniform* weights
+    :math:`1/k` over positions that were meant to be ignored. The result is finite, but it
+    is not the zero row of the default.
+
+    Parameters
+    ----------
+    z : array_like, shape ``(..., k, ...)``
+        Scores, float16, float32 or float64 (integers become float64). ``-inf`` is
+        allowed and acts as a masked score; ``+inf`` and NaN are rejected.
+    mask : array_like of bool
+        ``True`` = keep, ``False`` = mask. Must broadcast to ``z.shape``.
+    axis : int
+        Axis to normalise over (default: last).
+    fill : float or -inf
+        Score written into masked positions. ``-inf`` (default) gives exact zeros; a
+        finite value must be representable in ``z``'s dtype (``-1e9`` is not, in float16).
+
+    Returns
+    -------
+    ndarray, same shape and dtype as ``z``
+        Finite, in [0, 1]; each slice sums to 1 or (fully masked, ``fill = -inf``) to 0.
+    """
+    arr = v.real_array(z, "z", allow_neg_inf=True)
+    ax = v.axis_index(axis, arr.ndim)
+    m = np.asarray(mask)
+    if m.dtype != np.bool_:
+        raise ValueError(f"mask must be a boolean array (True = keep), got dtype {m.dtype}")
+    try:
+        shape = np.broadcast_shapes(m.shape, arr.shape)
+    except ValueError:
+        shape = None
+    if shape != arr.shape:
+        raise ValueError(f"mask of shape {m.shape} does not broadcast to the shape of z, {arr.shape}")
+    fill = _fill_value(fill, arr.dtype)
+    filled = np.where(m, arr, np.array(fill, dtype=arr.dtype))
+    shifted, _, _ = _shift(filled, ax)  # -inf stays -inf, and its exponential is 0
+    e = np.exp(shifted)
+    total = e.sum(axis=ax, keepdims=True, dtype=_acc(arr.dtype))
+    return (e / np.where(total > 0, total, 1)).astype(arr.dtype)
+
+
+def masked_softmax_backward(p, grad, axis: int = -1) -> np.ndarray:
+    r"""Gradient with respect to the scores, :math:`\partial L/\partial z = P \odot (g - \langle P, g\rangle)`.
+
+    This is :math:`J g` with the softmax Jacobian :math:`J = \operatorname{diag}(P) - PP^\top`
+    (symmetric, so the vector–Jacobian product is :math:`Jg`), applied slice by slice.
+    It is exact for :func:`masked_softmax` too: masked positions have :math:`P_i = 0` and
+    get gradient 0, and an all-zero (fully masked) slice gets an all-zero gradient.
+
+    Parameters
+    ----------
+    p : array_like, shape ``(..., k, ...)``
+        Weights from a softmax or :func:`masked_softmax`: in [0, 1], each slice along
+        ``axis`` summing to 1 or all zero.
+    grad : array_like, same shape as ``p``
+        :math:`g = \partial L/\partial P`, finite.
+    axis : int
+        The softmax axis (default: last).
+
+    Returns
+    -------
+    ndarray, same shape as ``p``
+        In the dtype of ``p``.
+    """
+    arr = v.real_array(p, "p")
+    ax = v.axis_index(axis, arr.ndim)
+    if (arr < 0).any() or (arr > 1).any():
+        raise ValueError("p must lie in [0, 1]")
+    total = arr.astype(np.float64).sum(axis=ax)
+    tol = max(1e-9, 16 * float(np.finfo(arr.dtype).eps) * arr.shape[ax])
+    if not (np.isclose(total, 1, rtol=0, atol=tol) | (total == 0)).all():
+        raise ValueError(f"p must sum to 1 (or be all zero, a fully masked slice) along axis {axis}")
+    g = v.real_array(grad, "grad")
+    if g.shape != arr.shape:
+        raise ValueError(f"grad must have the shape of p, {arr.shape}, got {g.shape}")
+    g = g.astype(arr.dtype, copy=False)
+    return arr * (g - (arr * g).sum(axis=ax, keepdims=True))
+
+
+_EXACT_DIGITS = 40
+
+
+def _exact_rows(z, axis):
+    """Validated float scores, moved so that ``axis`` is last, as a 2-D float64 array."""
+    arr = v.real_array(z, "z")
+    ax = v.axis_index(axis, arr.ndim)
+    if arr.size > 10**6:
+        raise ValueError(f"z must have at most 10**6 scores for the exact reference, got {arr.size}")
+    moved = np.moveaxis(arr.astype(np.float64), ax, -1)
+    return moved.reshape(-1, moved.shape[-1]), moved.shape, ax
+
+
+def _digits(rows: np.ndarray) -> int:
+    """Working digits: 40 beyond the integer part of the largest score, so that
+    ``z_i - logsumexp(z)`` keeps 40 significant digits even for scores near 1e308."""
+    return _EXACT_DIGITS + int(math.log10(max(1.0, float(np.abs(rows).max())))) + 1
+
+
+def _exact_lse(row):
+    import mpmath
+
+    return mpmath.log(mpmath.fsum(mpmath.exp(mpmath.mpf(float(x))) for x in row))
+
+
+def exact_logsumexp(z, axis: int = -1) -> np.ndarray:
+    r"""Reference :math:`\log\sum_j e^{z_j}` with 40 significant digits (mpmath), rounded to float64.
+
+    The scores are taken exactly as given (a float16 score is the float16 number it
+    holds). Use it to measure the error of :func:`logsumexp` in every format, float64
+    included. Slow: about a microsecond per score.
+
+    Parameters
+    ----------
+    z : array_like, shape ``(..., k, ...)``
+        Finite scores, at most :math:`10^6` of them.
+    axis : int
+
+    Returns
+    -------
+    ndarray of float64
+        Shape of ``z`` without ``axis``.
+    """
+    import mpmath
+
+    rows, shape, _ = _exact_rows(z, axis)
+    with mpmath.workdps(_digits(rows)):
+        out = np.array([float(_exact_lse(row)) for row in rows])
+    return out.reshape(shape[:-1])
+
+
+def exact_log_softmax(z, axis: int = -1) -> np.ndarray:
+    r"""Reference :math:`z_i - \log\sum_j e^{z_j}` with 40 significant digits (mpmath), rounded to float64.
+
+    Parameters
+    ----------
+    z : array_like, shape ``(..., k, ...)``
+        Finite scores, at most :math:`10^6` of them.
+    axis : int
+
+    Returns
+    -------
+    ndarray of float64, same shape as ``z``
+    """
+    import mpmath
+
+    rows, shape, ax = _exact_rows(z, axis)
+    with mpmath.workdps(_digits(rows)):
+        out = []
+        for row in rows:
+            lse = _exact_lse(row)
+            out.append([float(mpmath.mpf(float(x)) - lse) for x in row])
+    return np.moveaxis(np.array(out).reshape(shape), -1, ax)
+
+
+def _exact_softmax(z: np.ndarray) -> np.ndarray:
+    """Softmax of float64 values in 40-digit arithmetic (mpmath), rounded to float64."""
+    import mpmath
+
+    with mpmath.workdps(_digits(z)):
+        e = [mpmath.exp(mpmath.mpf(float(x))) for x in z]
+        s = mpmath.fsum(e)
+        return np.array([float(x / s) for x in e])
+
+
+def softmax_errors(scales, dtypes=(np.float16, np.float32, np.float64), n_scores: int = 8, seed: int = 0):
+    r"""Largest error of the naive and the stable softmax against the exact one, per score scale.
+
+    One score pattern :math:`u` is drawn once: :math:`u_1 = 1` and the other
+    ``n_scores - 1`` entries uniform on :math:`[-1, 1)` from
+    ``numpy.random.default_rng(seed)``. At scale :math:`s` the scores are :math:`z = s\,u`
+    (so the largest score is :math:`s`), rounded to each dtype. The exact softmax of the
+    rounded scores is computed with 40 significant digits (mpmath); the error is the
+    largest absolute difference over the weights, or NaN where the result is not finite.
+
+    Parameters
+    ----------
+    scales : array_like of float > 0
+        Values of :math:`s`; each :math:`s\,u` must fit every dtype.
+    dtypes : sequence of float16, float32, float64
+    n_scores : int >= 2
+    seed : int >= 0
+
+    Returns
+    -------
+    dict
+        ``{"scales": ndarray, "dtypes": [name, ...], "naive": {name: ndarray},
+        "stable": {name: ndarray}, "threshold": {name: ln(max)}}``.
+    """
+    from .numerics import softmax
+
+    s = v.real_array(scales, "scales", dtype=np.float64)
+    if s.ndim != 1 or (s <= 0).any():
+        raise ValueError("scales must be a 1-D array of positive numbers")
+    try:
+        dts = [_float_dtype(d) for d in dtypes]
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"dtypes must be a sequence of float16, float32 or float64: {exc}") from None
+    if not dts:
+        raise ValueError("dtypes must not be empty")
+    n_scores = v.positive_int(n_scores, "n_scores", minimum=2)
+    rng = np.random.default_rng(v.positive_int(seed, "seed", minimum=0))
+    u = np.concatenate([[1.0], rng.uniform(-1.0, 1.0, n_scores - 1)])
+    out = {"scales": s, "dtypes": [dt.name for dt in dts], "naive": {}, "stable": {}, "threshold": {}}
+    for dt in dts:
+        if s.max() * np.abs(u).max() > float(np.finfo(dt).max):
+            raise ValueError(f"scales must keep the scores inside the range of {dt}; largest is {s.max():g}")
+        naive, stable = np.empty(s.size), np.empty(s.size)
+        for i, scale in enumerate(s):
+            z = (scale * u).astype(dt)
+            exact = _exact_softmax(z.astype(np.float64))
+            for store, p in ((naive, naive_softmax(z)), (stable, softmax(z))):
+                p64 = p.astype(np.float64)
+                store[i] = np.abs(p64 - exact).max() if np.isfinite(p64).all() else np.nan
+        out["naive"][dt.name], out["stable"][dt.name] = naive, stable
+        out["threshold"][dt.name] = overflow_threshold(dt)
+    return out
+
+
+def _normal_tail(x: float) -> float:
+    """P(X > x) for a standard normal X, accurate far into the tail (erfc, not 1 - cdf)."""
+    return 0.5 * math.erfc(x / math.sqrt(2.0))
+
+
+def overflow_fraction(d_values, dtype=np.float16, magnitude: float = 1.0, n_queries: int = 64,
+                      n_keys: int = 256, seed: int = 0):
+    r"""Fraction of attention scores above the overflow threshold of ``dtype``, unscaled and scaled.
+
+    For each key dimension :math:`d_k`, draws ``n_queries`` queries and ``n_keys`` keys
+    with :func:`~attention_scaling.numerics.draw_queries_keys` (components
+    :math:`\mathcal N(0, m^2)`, seed ``seed``), forms all scores :math:`q\cdot k` in
+    float64, and counts those above :math:`\ln(\text{max})` of ``dtype`` (where a naive
+    softmax's :math:`e^z` overflows), before and after dividing by :math:`\sqrt{d_k}`.
+    Also returns the normal approximation :math:`P(X > t)` with
+    :math:`X \sim \mathcal N(0, m^4 d_k)` unscaled and :math:`\mathcal N(0, m^4)` scaled.
+
+    Parameters
+    ----------
+    d_values : sequence of int >= 1, strictly increasing
+    dtype : float16, float32 or float64
+        The format whose threshold is used (default float16).
+    magnitude : float > 0
+        Standard deviation :math:`m` of each component.
+    n_queries, n_keys : int >= 1
+    seed : int >= 0
+
+    Returns
+    -------
+    dict
+        ``{"d_values", "dtype", "threshold", "n_scores", "unscaled", "scaled",
+        "unscaled normal", "scaled normal"}``; the last four are float64 arrays, one
+        value per dimension.
+    """
+    d_list = [v.positive_int(d, "d_values") for d in np.atleast_1d(np.asarray(d_values, dtype=object))]
+    if not d_list or sorted(set(d_list)) != d_list:
+        raise ValueError("d_values must be strictly increasing positive integers")
+    dt = _float_dtype(dtype)
+    m = v.positive_real(magnitude, "magnitude")
+    n_queries = v.positive_int(n_queries, "n_queries")
+    n_keys = v.positive_int(n_keys, "n_keys")
+    seed = v.positive_int(seed, "seed", minimum=0)
+    t = overflow_threshold(dt)
+    out = {"d_values": np.array(d_list), "dtype": dt.name, "threshold": t, "n_scores": n_queries * n_keys}
+    rows = {"unscaled": [], "scaled": [], "unscaled normal": [], "scaled normal": []}
+    for d in d_list:
+        q, k = draw_queries_keys(d, m, n_queries=n_queries, n_keys=n_keys, seed=seed)
+        scores = q @ k.T
+        rows["unscaled"].append(np.mean(scores > t))
+        rows["scaled"].append(np.mean(scores / math.sqrt(d) > t))
+        rows["unscaled normal"].append(_normal_tail(t / (m * m * math.sqrt(d))))
+        rows["scaled normal"].append(_normal_tail(t / (m * m)))
+    out.update({name: np.array(values, dtype=np.float64) for name, values in rows.items()})
+    return out
