@@ -7,6 +7,7 @@ under _build/screenshots/ for review.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -275,3 +276,36 @@ def test_axe_detects_a_planted_violation(browser):
     ids = {v["id"] for v in axe_violations(page)}
     context.close()
     assert "label" in ids and "image-alt" in ids
+
+
+QUIZ_PAGES = [
+    html_page(p) for p in toc_files()
+    if any(c.cell_type == "code" and "Quiz(" in c.source for c in read_notebook(p).cells)
+]
+
+
+@pytest.mark.parametrize("page_name", QUIZ_PAGES)
+def test_quizzes_give_feedback_by_mouse_and_keyboard(browser, site, page_name):
+    """Offline, from disk: a wrong answer explains why; the arrow keys change the answer."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto((site / page_name).as_uri())
+    questions = page.locator(".asb-question")
+    assert questions.count() >= 2
+    for i in range(questions.count()):
+        q = questions.nth(i)
+        data = json.loads(q.locator("script.asb-quiz-data").text_content())
+        wrong = data["correct"].index(False)
+        right = data["correct"].index(True)
+        feedback = q.locator(".asb-feedback")
+        assert feedback.inner_text() == ""
+        q.locator("label").nth(wrong).click()
+        assert feedback.inner_text().startswith("Not quite.")
+        assert data["why"][wrong] in feedback.inner_text()
+        q.locator("input").nth(wrong).focus()
+        key = "ArrowDown" if right > wrong else "ArrowUp"
+        for _ in range(abs(right - wrong)):
+            page.keyboard.press(key)
+        assert feedback.inner_text().startswith("Correct.")
+        assert not q.locator(".asb-answer").is_visible()  # the no-JavaScript fallback is hidden
+    context.close()

@@ -220,3 +220,19 @@ def test_static_frames_are_deterministic():
         for control in data["controls"]:
             control.pop("id")
     assert first == second
+
+
+def test_quiz_markup_and_validation():
+    from attention_scaling.quiz import Option, Question, Quiz
+
+    quiz = Quiz("t", [Question("2 + 2?", (Option("4", True, "it is"), Option("5", False, "off by one")))])
+    markup = quiz._repr_html_()
+    assert markup.count('type="radio"') == 2 and "<legend>2 + 2?</legend>" in markup
+    assert json.loads(re.search(r'class="asb-quiz-data">(.*?)</script>', markup).group(1)) == {
+        "correct": [True, False], "why": ["it is", "off by one"]}
+    with pytest.raises(ValueError, match="^options"):
+        Question("?", (Option("a", True, "x"), Option("b", True, "y")))
+    with pytest.raises(ValueError, match="^why"):
+        Option("a", False, " ")
+    with pytest.raises(ValueError, match="^questions"):
+        Quiz("t", [])
