@@ -10,7 +10,7 @@ HTML := _build/html
 PAGES_BRANCH ?= gh-pages
 REMOTE ?= origin
 
-.PHONY: help venv venv-test book serve test bench publish clean
+.PHONY: help venv venv-test book serve test bench pdf publish clean
 
 help:
 	@echo "make book   build the book strictly into $(HTML) (creates $(VENV) on first use)"
@@ -18,6 +18,7 @@ help:
 	@echo "make test   unit, notebook, strict-build and browser tests"
 	@echo "make bench  slider latency, frame export, build time, page weight (table + JSON line)"
 	@echo "make publish  build, then push $(HTML) to the $(PAGES_BRANCH) branch of $(REMOTE) (ghp-import)"
+	@echo "make pdf    print the book (or PAGES=\"book/intro.html ...\") to _build/handout.pdf"
 	@echo "make clean  remove _build (keeps $(VENV))"
 
 venv:
@@ -39,6 +40,10 @@ serve:
 # The browser is found (or installed) first; pytest's summary line is the last output.
 test: venv-test
 	@CHROMIUM="$$(scripts/find-chromium $(PY))" $(PY) -m pytest
+
+# A PDF handout printed by the same headless Chromium as the tests (no LaTeX).
+pdf: venv-test book
+	@CHROMIUM="$$(scripts/find-chromium $(PY))" $(PY) scripts/make_pdf.py $(PAGES)
 
 bench: venv
 	$(PY) benchmarks/bench.py

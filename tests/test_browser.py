@@ -85,6 +85,7 @@ def open_page(browser, url: str, origin: str | None, shot: Path):
                 badFonts: [...document.fonts].filter(f => f.status === 'error').map(f => f.family),
                 text: clone.textContent,
                 title: document.title,
+                overflow: document.documentElement.scrollWidth - window.innerWidth,
             };
         }"""
     )
@@ -102,6 +103,7 @@ def _check(visit: Visit, state: dict, page_name: str):
     assert visit.external == [], f"external requests from {page_name}: {visit.external}"
     assert visit.failed == [], f"failed requests on {page_name}: {visit.failed}"
     assert state["badFonts"] == [], f"fonts failed to load on {page_name}: {state['badFonts']}"
+    assert state["overflow"] <= 0, f"{page_name} is {state['overflow']} px wider than the window"
     raw = sorted(set(RAW_TEX.findall(state["text"])))
     assert raw == [], f"raw TeX visible on {page_name}: {raw}"
     if state["maths"]:
