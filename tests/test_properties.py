@@ -11,8 +11,9 @@ from hypothesis.extra.numpy import array_shapes, arrays
 
 import attention_scaling as pkg
 from attention_scaling import central_difference, softmax, softmax_jacobian
-from attention_scaling.attention import attention_backward, attention_forward
+from attention_scaling.attention import attention_forward
 from attention_scaling.normalization import attention_scores, l2_normalize, layer_norm
+from checks import assert_attention_gradients_match
 
 finite64 = st.floats(-1e300, 1e300, allow_nan=False, allow_infinity=False, width=64)
 moderate = st.floats(-30, 30, allow_nan=False, allow_infinity=False, width=64)
@@ -47,18 +48,7 @@ def test_jacobian_matches_finite_differences(z):
 @given(st.integers(1, 4), st.integers(1, 6), st.integers(1, 5), st.integers(1, 3), st.integers(0, 2**31 - 1),
        st.booleans())
 def test_attention_backward_matches_finite_differences(n_q, d_k, n_k, d_v, seed, scaled):
-    rng = np.random.default_rng(seed)
-    q, k = rng.normal(size=(n_q, d_k)), rng.normal(size=(n_k, d_k))
-    val, g = rng.normal(size=(n_k, d_v)), rng.normal(size=(n_q, d_v))
-    _, cache = attention_forward(q, k, val, scaled)
-    dq, dk, dv = attention_backward(g, cache)
-
-    def loss(qx=q, kx=k, vx=val):
-        return float(np.sum(attention_forward(qx, kx, vx, scaled)[0] * g))
-
-    np.testing.assert_allclose(dq, central_difference(lambda x: loss(qx=x), q), atol=1e-7)
-    np.testing.assert_allclose(dk, central_difference(lambda x: loss(kx=x), k), atol=1e-7)
-    np.testing.assert_allclose(dv, central_difference(lambda x: loss(vx=x), val), atol=1e-7)
+    assert_attention_gradients_match((n_q, d_k, n_k, d_v), seed, scaled)
 
 
 # --- one bad-input table for every public function ---------------------------------------

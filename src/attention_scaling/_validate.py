@@ -106,6 +106,14 @@ def probabilities(p, name: str, *, axis: int | None = -1, min_ndim: int = 1) -> 
     return arr
 
 
+def increasing_ints(values, name: str) -> list[int]:
+    """``values`` as a list of strictly increasing positive integers (a grid of dimensions)."""
+    items = [positive_int(x, name) for x in np.atleast_1d(np.asarray(values, dtype=object))]
+    if not items or sorted(set(items)) != items:
+        raise ValueError(f"{name} must be strictly increasing positive integers, got {items}")
+    return items
+
+
 def generator(seed, name: str = "seed") -> np.random.Generator:
     """Return a ``numpy.random.Generator`` from an int seed ``>= 0`` or a Generator."""
     if isinstance(seed, np.random.Generator):

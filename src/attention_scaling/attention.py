@@ -137,9 +137,7 @@ def gradients_by_dimension(d_values, magnitude: float = 1.0, n_queries: int = 32
         has ``"mean |dq|"``, ``"median |dq|"``, ``"mean |dk|"`` and ``"saturated rows"``
         arrays (one entry per dimension).
     """
-    d_list = [v.positive_int(d, "d_values") for d in np.atleast_1d(np.asarray(d_values, dtype=object))]
-    if not d_list or sorted(set(d_list)) != d_list:
-        raise ValueError("d_values must be strictly increasing positive integers")
+    d_list = v.increasing_ints(d_values, "d_values")
     m = v.positive_real(magnitude, "magnitude")
     n_queries = v.positive_int(n_queries, "n_queries")
     n_keys = v.positive_int(n_keys, "n_keys", minimum=2)

@@ -127,16 +127,20 @@ def jacobian_norm_scatter(p_samples, width: float = 6.4, height: float = 3.6) ->
     return fig
 
 
+def _by_dimension(stats, source: str):
+    """The dimensions and the unscaled/scaled series of an experiment's result dict."""
+    try:
+        return np.asarray(stats["d_values"]), {name: stats[name] for name in ("unscaled", "scaled")}
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"stats must come from {source}()") from exc
+
+
 def saturation_by_dimension_figure(stats, width: float = 9.6, height: float = 3.3) -> Figure:
     """Three panels against d_k (log axis): largest weight, entropy, largest P(1-P).
 
     ``stats`` is the result of :func:`~attention_scaling.numerics.saturation_by_dimension`.
     """
-    try:
-        d = np.asarray(stats["d_values"])
-        series = {name: stats[name] for name in ("unscaled", "scaled")}
-    except (KeyError, TypeError) as exc:
-        raise ValueError("stats must come from saturation_by_dimension()") from exc
+    d, series = _by_dimension(stats, "saturation_by_dimension")
     fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")), layout="constrained")
     axes = fig.subplots(1, 3)
     limits = {"max weight": (0, 1.02), "entropy": (0, None), "largest P(1-P)": (0, 0.27)}
@@ -161,11 +165,7 @@ def gradient_norms_figure(stats, width: float = 9.6, height: float = 3.4) -> Fig
 
     ``stats`` is the result of :func:`~attention_scaling.attention.gradients_by_dimension`.
     """
-    try:
-        d = np.asarray(stats["d_values"])
-        series = {name: stats[name] for name in ("unscaled", "scaled")}
-    except (KeyError, TypeError) as exc:
-        raise ValueError("stats must come from gradients_by_dimension()") from exc
+    d, series = _by_dimension(stats, "gradients_by_dimension")
     fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")), layout="constrained")
     ax_g, ax_s = fig.subplots(1, 2)
     for name, color in (("unscaled", COLORS["unscaled"]), ("scaled", COLORS["scaled"])):

@@ -92,7 +92,7 @@ def aligned_dot_products(d_values, alignment: float, n_pairs: int = 2000, seed: 
     ``alignment`` ρ per component. Then :math:`\mathbb E[q\cdot k] = ρ d` grows like
     :math:`d`, not :math:`\sqrt d` — the situation μP's 1/d scaling is designed for.
     """
-    d_list = [v.positive_int(d, "d_values") for d in np.atleast_1d(np.asarray(d_values, dtype=object))]
+    d_list = v.increasing_ints(d_values, "d_values")
     if isinstance(alignment, bool) or not isinstance(alignment, (int, float)) or not 0 <= alignment <= 1:
         raise ValueError(f"alignment must be a number in [0, 1], got {alignment!r}")
     n_pairs = v.positive_int(n_pairs, "n_pairs")

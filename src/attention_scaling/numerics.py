@@ -272,9 +272,7 @@ def score_sample(d_values, n_keys: int = 64, n_pairs: int = 2000, seed: int = 0)
     Components are standard normal (magnitude 1), drawn from
     ``numpy.random.default_rng(seed)``.
     """
-    d_list = [v.positive_int(d, "d_values") for d in np.atleast_1d(np.asarray(d_values, dtype=object))]
-    if not d_list or sorted(set(d_list)) != d_list:
-        raise ValueError("d_values must be strictly increasing positive integers")
+    d_list = v.increasing_ints(d_values, "d_values")
     n_keys = v.positive_int(n_keys, "n_keys")
     n_pairs = v.positive_int(n_pairs, "n_pairs")
     seed = v.positive_int(seed, "seed", minimum=0)
@@ -310,9 +308,7 @@ def saturation_by_dimension(d_values, magnitude: float = 1.0, n_keys: int = 16, 
         ``{"d_values": ndarray, "unscaled": {measure: ndarray}, "scaled": {measure: ndarray}}``
         with measures ``"max weight"``, ``"entropy"``, ``"largest P(1-P)"``.
     """
-    d_list = [v.positive_int(d, "d_values") for d in np.atleast_1d(np.asarray(d_values, dtype=object))]
-    if not d_list or sorted(set(d_list)) != d_list:
-        raise ValueError("d_values must be strictly increasing positive integers")
+    d_list = v.increasing_ints(d_values, "d_values")
     m = v.positive_real(magnitude, "magnitude")
     n_keys = v.positive_int(n_keys, "n_keys", minimum=2)
     n_queries = v.positive_int(n_queries, "n_queries")

@@ -547,9 +547,7 @@ def overflow_fraction(d_values, dtype=np.float16, magnitude: float = 1.0, n_quer
         "unscaled normal", "scaled normal"}``; the last four are float64 arrays, one
         value per dimension.
     """
-    d_list = [v.positive_int(d, "d_values") for d in np.atleast_1d(np.asarray(d_values, dtype=object))]
-    if not d_list or sorted(set(d_list)) != d_list:
-        raise ValueError("d_values must be strictly increasing positive integers")
+    d_list = v.increasing_ints(d_values, "d_values")
     dt = _float_dtype(dtype)
     m = v.positive_real(magnitude, "magnitude")
     n_queries = v.positive_int(n_queries, "n_queries")
