@@ -86,6 +86,12 @@ def open_page(browser, url: str, origin: str | None, shot: Path):
                 text: clone.textContent,
                 title: document.title,
                 overflow: document.documentElement.scrollWidth - window.innerWidth,
+                // icons the Font Awesome subset could not draw stay as empty <i> elements
+                unrenderedIcons: [...document.querySelectorAll('i.fa-solid, i.fa-regular, i.fa-brands, i.fas, i.fab')]
+                    .map(i => i.className),
+                // bytes the browser loaded: the page itself and every resource it fetched
+                weight: [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')]
+                    .reduce((sum, e) => sum + (e && e.decodedBodySize || 0), 0),
             };
         }"""
     )
@@ -104,6 +110,7 @@ def _check(visit: Visit, state: dict, page_name: str):
     assert visit.failed == [], f"failed requests on {page_name}: {visit.failed}"
     assert state["badFonts"] == [], f"fonts failed to load on {page_name}: {state['badFonts']}"
     assert state["overflow"] <= 0, f"{page_name} is {state['overflow']} px wider than the window"
+    assert state["unrenderedIcons"] == [], f"{page_name}: icons missing from the Font Awesome subset"
     raw = sorted(set(RAW_TEX.findall(state["text"])))
     assert raw == [], f"raw TeX visible on {page_name}: {raw}"
     if state["maths"]:
@@ -114,11 +121,17 @@ def _check(visit: Visit, state: dict, page_name: str):
         assert state["merrors"] == 0, f"{page_name}: {state['merrors']} TeX errors in the maths"
 
 
+# Budget: everything a page makes the browser load (HTML with its inline frames, scripts,
+# styles, fonts, images). Measured from the browser's own resource timing, served over HTTP.
+PAGE_WEIGHT_BUDGET = 3_000_000
+
+
 @pytest.mark.parametrize("page_name", PAGES)
 def test_page_served(browser, server, page_name):
     shot = SCREENSHOTS / f"http-{page_name.replace('/', '_')}.png"
     visit, state = open_page(browser, f"{server}/{page_name}", server, shot)
     _check(visit, state, page_name)
+    assert 0 < state["weight"] <= PAGE_WEIGHT_BUDGET, f"{page_name} loads {state['weight']} bytes"
 
 
 @pytest.mark.parametrize("page_name", PAGES)

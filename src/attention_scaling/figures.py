@@ -409,7 +409,7 @@ class BlitFigure:
         Image.fromarray(np.asarray(self.canvas.buffer_rgba())[..., :3]).save(buf, format="PNG", optimize=True)
         return buf.getvalue()
 
-    def layer_png(self, colors: int = 64) -> bytes:
+    def layer_png(self, colors: int = 32) -> bytes:
         """Only the changing artists, on a transparent canvas, quantised (for static players).
 
         Laid over :meth:`background_png` this is exactly the blitted frame, so a static
