@@ -284,12 +284,20 @@ class Derivation:
         return self._current
 
     def latex(self) -> str:
-        r"""The whole derivation as one ``aligned`` block: numbered lines, reasons in ``\text{}``."""
+        r"""The whole derivation as one ``aligned`` block: numbered lines, each with its reason beneath it.
+
+        The reason sits on a row of its own, in small type under the right-hand side, so
+        the block is as wide as its widest formula and never needs a reasons column beside
+        it: it fits a laptop's page and, for all but the longest formulas, a phone's.
+        """
         rows = []
         for number, line in enumerate(self.lines, start=1):
-            # columns: line number (right), left side (right), right side (left), reason (left)
-            rows.append(rf"\scriptstyle ({number}) && {line.lhs} &= {line.rhs} && \text{{{line.reason}}}")
-        return "\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}"
+            # columns: line number (right), left side (right), right side (left)
+            rows.append(rf"\scriptstyle ({number}) && {line.lhs} &= {line.rhs}")
+            rows.append(rf"&& &\quad{{\small\text{{{line.reason}}}}}")
+        # a little air after each reason, so it reads as the end of its own line
+        body = "".join(row + (" \\\\[6pt]\n" if i % 2 else " \\\\\n") for i, row in enumerate(rows[:-1]))
+        return "\\begin{aligned}\n" + body + rows[-1] + "\n\\end{aligned}"
 
     def check_table(self) -> str:
         """A Markdown table: every line, its reason, and how SymPy verified it."""
