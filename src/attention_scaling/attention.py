@@ -34,6 +34,8 @@ __all__ = [
     "attention_forward",
     "attention_backward",
     "gradients_by_dimension",
+    "gradient_rows",
+    "GRADIENT_EXPERIMENT",
 ]
 
 
@@ -171,3 +173,72 @@ def gradients_by_dimension(d_values, magnitude: float = 1.0, n_queries: int = 32
             out[name]["mean |dk|"][i] = dk_rows.mean()
             out[name]["saturated rows"][i] = np.concatenate(sats).mean()
     return out
+
+
+def gradient_rows(d_values, magnitude: float = 1.0, n_queries: int = 32, n_keys: int = 32,
+                  d_v: int = 16, trials: int = 8, seed: int = 0) -> dict:
+    r"""Row by row, the factors of the gradient that reaches each query.
+
+    Draws exactly what :func:`gradients_by_dimension` draws with the same arguments (same
+    generator, same order), so its rows pool to that function's statistics. For query row
+    :math:`i`, :math:`\partial L/\partial q_i = s\sum_j (\partial L/\partial Z)_{ij}\,k_j`, so
+
+    .. math::
+        \lVert\partial L/\partial q_i\rVert = s\,\bar k \cdot
+        \lVert\partial L/\partial Z_i\rVert \cdot c_i,
+        \qquad \bar k = \Big(\tfrac1{n_k}\sum_j \lVert k_j\rVert^2\Big)^{1/2},
+
+    the key factor :math:`s\bar k` (about :math:`s\,m\sqrt{d_k}`), the softmax factor
+    :math:`\lVert\partial L/\partial Z_i\rVert = \lVert J_i\,\partial L/\partial P_i\rVert`,
+    and a geometric factor :math:`c_i` (about 1 when the keys are nearly orthogonal).
+
+    Returns
+    -------
+    dict
+        ``{"d_values": ndarray, "scaled": {...}, "unscaled": {...}}``; each inner dict holds
+        arrays of shape ``(len(d_values), trials, n_queries)``: ``"|dq|"``, ``"s|k|"`` (the
+        key factor, the same for every row of a trial), ``"|dz|"`` (the softmax factor),
+        ``"|dp|"`` (:math:`\lVert\partial L/\partial P_i\rVert`), ``"|J|"`` (the spectral
+        norm of the row's Jacobian), ``"max weight"``, and ``"gap"`` (the largest score of
+        the row minus the second largest, after scaling).
+    """
+    d_list = v.increasing_ints(d_values, "d_values")
+    m = v.positive_real(magnitude, "magnitude")
+    n_queries = v.positive_int(n_queries, "n_queries")
+    n_keys = v.positive_int(n_keys, "n_keys", minimum=2)
+    d_v = v.positive_int(d_v, "d_v")
+    trials = v.positive_int(trials, "trials")
+    rng = v.generator(seed)
+    names = ("|dq|", "s|k|", "|dz|", "|dp|", "|J|", "max weight", "gap")
+    shape = (len(d_list), trials, n_queries)
+    out = {"d_values": np.array(d_list),
+           "scaled": {k: np.zeros(shape) for k in names},
+           "unscaled": {k: np.zeros(shape) for k in names}}
+    for i, d in enumerate(d_list):
+        for t in range(trials):
+            q = m * rng.standard_normal((n_queries, d))
+            k = m * rng.standard_normal((n_keys, d))
+            val = rng.standard_normal((n_keys, d_v))
+            g = rng.standard_normal((n_queries, d_v))
+            for name, flag in (("scaled", True), ("unscaled", False)):
+                _, cache = attention_forward(q, k, val, scaled=flag)
+                dq, _, _ = attention_backward(g, cache)
+                dp = g @ val.T
+                jac = softmax_jacobian(cache.P)
+                dz = np.einsum("qij,qj->qi", jac, dp)
+                top2 = np.sort(cache.Z, axis=1)[:, -2:]
+                row = out[name]
+                row["|dq|"][i, t] = np.linalg.norm(dq, axis=1)
+                row["s|k|"][i, t] = cache.scale * np.sqrt(np.mean(np.sum(k * k, axis=1)))
+                row["|dz|"][i, t] = np.linalg.norm(dz, axis=1)
+                row["|dp|"][i, t] = np.linalg.norm(dp, axis=1)
+                row["|J|"][i, t] = np.linalg.norm(jac, ord=2, axis=(1, 2))
+                row["max weight"][i, t] = cache.P.max(axis=1)
+                row["gap"][i, t] = top2[:, 1] - top2[:, 0]
+    return out
+
+
+#: The experiment of the chapter "Follow the gradient" (magnitude, rows, keys, d_v, trials and
+#: seed). Pages that quote its numbers call ``gradient_rows(D_VALUES, **GRADIENT_EXPERIMENT)``
+#: or ``gradients_by_dimension(D_VALUES, **GRADIENT_EXPERIMENT)``, so that they agree.
+GRADIENT_EXPERIMENT = {"magnitude": 1.0, "n_queries": 32, "n_keys": 32, "d_v": 16, "trials": 8, "seed": 11}

@@ -26,6 +26,7 @@ __all__ = [
     "attention_scores",
     "aligned_dot_products",
     "train_retrieval",
+    "warmup_schedule",
 ]
 
 MODES = ("unscaled", "scaled", "qk-l2", "qk-layernorm", "mup")
@@ -115,7 +116,8 @@ def _l2_backward(x, grad_unit, eps=1e-12):
 
 
 def train_retrieval(qk_norm: bool, steps: int = 300, lr: float = 2.0, d_model: int = 32, d_k: int = 32,
-                    n_keys: int = 16, batch: int = 32, gain_init: float | None = None, seed: int = 0) -> dict:
+                    n_keys: int = 16, batch: int = 32, gain_init: float | None = None, seed: int = 0,
+                    warmup: int = 0) -> dict:
     r"""Train one attention layer on a toy retrieval task with plain SGD, and log its logits.
 
     Each example is ``n_keys`` random unit-variance token vectors and a query that is a
@@ -126,12 +128,19 @@ def train_retrieval(qk_norm: bool, steps: int = 300, lr: float = 2.0, d_model: i
     variants start with logits of the same size). Without QK-norm the logits are
     :math:`(xW_q)\cdot(x_jW_k)/\sqrt{d_k}`; with it, :math:`g\,\widehat{xW_q}\cdot\widehat{x_jW_k}`.
 
+    ``warmup`` is the number of steps of a linear learning-rate warm-up: step ``t`` uses
+    ``warmup_schedule(steps, lr, warmup)[t]``, rising linearly from ``lr/warmup`` to ``lr``
+    (``warmup=0``: the constant rate ``lr`` from the first step).
+
     Returns
     -------
     dict of ndarrays, one entry per step
         ``"loss"``, ``"max logit"`` (largest |logit| in the batch), ``"entropy"`` (mean
         attention entropy, nats), ``"accuracy"`` (share of queries whose largest weight is
-        on the target), and ``"gain"`` (QK-norm only, else NaN). If the logits overflow to
+        on the target), ``"gain"`` (QK-norm only, else NaN), ``"lr"`` (the step's learning
+        rate), ``"|W_q|"`` and ``"|W_k|"`` (Frobenius norms of the projections before the
+        step's update) and ``"|dW_q|"`` and ``"|dW_k|"`` (Frobenius norms of the step's
+        updates, learning rate included). If the logits overflow to
         infinity, the run stops: ``"diverged_at"`` holds that step (else -1) and the later
         entries are NaN.
     """
@@ -142,14 +151,17 @@ def train_retrieval(qk_norm: bool, steps: int = 300, lr: float = 2.0, d_model: i
     n_keys = v.positive_int(n_keys, "n_keys", minimum=2)
     batch = v.positive_int(batch, "batch")
     gain0 = np.sqrt(d_k) if gain_init is None else v.positive_real(gain_init, "gain_init")
+    rates = warmup_schedule(steps, lr, warmup)
     rng = v.generator(seed)
     w_q = rng.standard_normal((d_model, d_k)) / np.sqrt(d_model)
     w_k = rng.standard_normal((d_model, d_k)) / np.sqrt(d_model)
     gain = gain0
-    log = {k: np.full(steps, np.nan) for k in ("loss", "max logit", "entropy", "accuracy", "gain")}
+    log = {k: np.full(steps, np.nan) for k in ("loss", "max logit", "entropy", "accuracy", "gain",
+                                               "lr", "|W_q|", "|W_k|", "|dW_q|", "|dW_k|")}
     log["diverged_at"] = -1
     with np.errstate(over="ignore", invalid="ignore"):  # a diverging run is detected below
         for step in range(steps):
+            lr = rates[step]
             x = rng.standard_normal((batch, n_keys, d_model))
             target = rng.integers(0, n_keys, size=batch)
             query = x[np.arange(batch), target] + 0.5 * rng.standard_normal((batch, d_model))
@@ -174,6 +186,9 @@ def train_retrieval(qk_norm: bool, steps: int = 300, lr: float = 2.0, d_model: i
             log["entropy"][step] = entropy(p, axis=-1).mean()
             log["accuracy"][step] = np.mean(p.argmax(axis=-1) == target)
             log["gain"][step] = gain if qk_norm else np.nan
+            log["lr"][step] = lr
+            log["|W_q|"][step] = np.linalg.norm(w_q)
+            log["|W_k|"][step] = np.linalg.norm(w_k)
             dz = p.copy()
             dz[np.arange(batch), target] -= 1.0
             dz /= batch  # dL/dz for the mean loss
@@ -186,6 +201,27 @@ def train_retrieval(qk_norm: bool, steps: int = 300, lr: float = 2.0, d_model: i
             else:
                 d_q = np.einsum("bn,bnd->bd", dz, k) / np.sqrt(d_k)
                 d_k_vec = np.einsum("bn,bd->bnd", dz, q) / np.sqrt(d_k)
-            w_q -= lr * query.T @ d_q
-            w_k -= lr * np.einsum("bnm,bnd->md", x, d_k_vec)
+            step_q = lr * query.T @ d_q
+            step_k = lr * np.einsum("bnm,bnd->md", x, d_k_vec)
+            log["|dW_q|"][step] = np.linalg.norm(step_q)
+            log["|dW_k|"][step] = np.linalg.norm(step_k)
+            w_q -= step_q
+            w_k -= step_k
     return log
+
+
+def warmup_schedule(steps: int, lr: float, warmup: int = 0) -> np.ndarray:
+    r"""Per-step learning rates with a linear warm-up: :math:`\eta_t = \eta\,\min(1, (t+1)/W)`.
+
+    Step ``t`` (counted from 0) of ``steps`` uses :math:`\eta (t+1)/W` while
+    :math:`t < W` = ``warmup`` and :math:`\eta` = ``lr`` afterwards, so the rate rises in
+    equal increments from :math:`\eta/W` to :math:`\eta` at step :math:`W-1`.
+    ``warmup=0`` gives the constant rate.
+    """
+    steps = v.positive_int(steps, "steps")
+    lr = v.positive_real(lr, "lr")
+    if isinstance(warmup, bool) or not isinstance(warmup, (int, np.integer)) or warmup < 0:
+        raise ValueError(f"warmup must be a non-negative integer number of steps, got {warmup!r}")
+    t = np.arange(1, steps + 1, dtype=np.float64)
+    return lr * np.minimum(1.0, t / warmup) if warmup else np.full(steps, lr)
+
