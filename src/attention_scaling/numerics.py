@@ -344,7 +344,8 @@ def normal_cdf(x, sigma=1.0):
     if np.isnan(arr).any():
         raise ValueError("x contains NaN")
     sigma = v.positive_real(sigma, "sigma")
-    t = -(arr / sigma) * _SQRT1_2
+    with np.errstate(over="ignore"):  # x / sigma beyond the largest double is inf: erfc gives 0 or 2, exactly right
+        t = -(arr / sigma) * _SQRT1_2
     out = 0.5 * np.asarray(_erfc(t), dtype=np.float64)
     return out[()] if out.ndim == 0 else out
 
