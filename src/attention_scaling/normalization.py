@@ -61,12 +61,14 @@ def layer_norm(x, gain=None, bias=None, eps: float = 1e-5) -> np.ndarray:
         g = v.real_array(gain, "gain", dtype=np.float64)
         if g.shape != (d,):
             raise ValueError(f"gain must have shape ({d},), got {g.shape}")
-        out = out * g
+        with np.errstate(over="ignore"):  # detected below
+            out = out * g
     if bias is not None:
         b = v.real_array(bias, "bias", dtype=np.float64)
         if b.shape != (d,):
             raise ValueError(f"bias must have shape ({d},), got {b.shape}")
-        out = out + b
+        with np.errstate(over="ignore"):
+            out = out + b
     if not np.isfinite(out).all():
         raise ValueError("gain or bias is too large: the output overflows float64")
     return out
@@ -112,6 +114,7 @@ def aligned_dot_products(d_values, alignment: float, n_pairs: int = 2000, seed: 
     d_list = v.increasing_ints(d_values, "d_values")
     if v.is_bool(alignment) or not isinstance(alignment, numbers.Real) or not 0 <= alignment <= 1:
         raise ValueError(f"alignment must be a number in [0, 1], got {alignment!r}")
+    alignment = float(alignment)  # np.float32(0.5) computes like 0.5
     n_pairs = v.positive_int(n_pairs, "n_pairs")
     rng = v.generator(seed)
     mean, std = [], []
