@@ -193,3 +193,27 @@ def test_normal_cdf_left_tail_and_scalar_forms():
     assert normal_cdf(0) == 0.5 and normal_cdf(np.float32(0)) == 0.5
     assert normal_cdf(np.array(0.0)).ndim == 0
     assert normal_cdf([[0.0, -np.inf]]).shape == (1, 2)
+
+
+@settings(max_examples=150, deadline=None)
+@given(saturated_scores(), st.lists(st.floats(-1e3, 1e3), min_size=6, max_size=6))
+def test_masked_softmax_backward_keeps_saturated_gradients(z, g):
+    """J g = P_i sum_j P_j (g_i - g_j), against mpmath. The tolerance is 1e-12 relative plus a few
+    roundings of that sum's terms taken in absolute value (the problem's own condition: the
+    g_i - g_j are rounded inputs' differences), which is far below the result itself when the
+    terms do not cancel; P - <P, g> formed naively misses the top entry entirely."""
+    from attention_scaling.stability import masked_softmax_backward
+
+    g = np.array(g[: len(z)])
+    out = masked_softmax_backward(softmax(z), g)
+    with mpmath.workdps(_dps(z)):
+        p = exact_softmax(z)
+        gm = [mpmath.mpf(float(x)) for x in g]
+        n = len(p)
+        exact = [p[i] * mpmath.fsum(p[j] * (gm[i] - gm[j]) for j in range(n)) for i in range(n)]
+        cond = [p[i] * mpmath.fsum(p[j] * abs(gm[i] - gm[j]) for j in range(n)) for i in range(n)]
+    for i in range(n):
+        err = abs(mpmath.mpf(float(out[i])) - exact[i])
+        # a subnormal weight holds only to half a unit of 2**-1074, times a difference of g
+        atol = ATOL * (1 + float(np.ptp(g)))
+        assert err <= RTOL * abs(exact[i]) + 8 * n * EPS * cond[i] + atol, (i, out, exact)

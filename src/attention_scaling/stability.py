@@ -350,6 +350,10 @@ def masked_softmax_backward(p, grad, axis: int = -1) -> np.ndarray:
 
     This is :math:`J g` with the softmax Jacobian :math:`J = \operatorname{diag}(P) - PP^\top`
     (symmetric, so the vector–Jacobian product is :math:`Jg`), applied slice by slice.
+    It is computed in float64 on :math:`g` minus its entry under the largest weight (which
+    changes nothing, since :math:`J\mathbb 1 = 0`), so that a saturated slice keeps its tiny
+    gradient instead of cancelling it to 0, and on :math:`g/2^e` scaled back, so that no
+    intermediate overflows. A result too large for the dtype of ``p`` raises ValueError.
     It is exact for :func:`masked_softmax` too: masked positions have :math:`P_i = 0` and
     get gradient 0, and an all-zero (fully masked) slice gets an all-zero gradient.
 
@@ -384,7 +388,12 @@ def masked_softmax_backward(p, grad, axis: int = -1) -> np.ndarray:
     p64, g64 = arr.astype(np.float64), g.astype(np.float64)
     e = v.scale_exponent(g64, axis=ax)
     unit = np.ldexp(g64, -e)
-    out = np.ldexp(p64 * (unit - (p64 * unit).sum(axis=ax, keepdims=True)), e)
+    # Centre g at its entry under the largest weight (shift invariance: J 1 = 0). Otherwise,
+    # near saturation, g_t - <P, g> = g_t - (P_t g_t + ...) cancels like 1 - P_t and returns 0
+    # for a gradient of P_t sum_j P_j (g_t - g_j); centred, the P_t term is exactly 0.
+    top = np.expand_dims(np.argmax(p64, axis=ax), ax)
+    h = unit - np.take_along_axis(unit, top, axis=ax)
+    out = np.ldexp(p64 * (h - (p64 * h).sum(axis=ax, keepdims=True)), e)
     with np.errstate(over="ignore"):
         cast = out.astype(arr.dtype)
     if not np.isfinite(cast).all():
