@@ -208,7 +208,7 @@ def test_central_difference_steps_are_taken_or_refused(x, h):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.floats(-330, 310), st.sampled_from([np.float16, np.float32, np.float64]))
+@given(st.floats(-330, 308.2), st.sampled_from([np.float16, np.float32, np.float64]))
 def test_draw_queries_keys_underflow_and_overflow_are_refused(log10_m, dtype):
     """Underflow of a scale, overflow of a draw: either ValueError naming magnitude, or vectors that
     are m times the magnitude-1 draw, rounded once to dtype (nothing lost to zero or inf)."""
@@ -241,7 +241,9 @@ def test_masked_softmax_backward_right_or_refused(zg, k, dtype):
     p = softmax(z.astype(dtype))
     grad = np.ldexp(g, k)
     p64 = p.astype(np.float64)
-    reference = np.ldexp(p64 * (g - (p64 * g).sum()), k)  # the same product on the unscaled g
+    # P_i sum_j P_j (g_i - g_j) on the unscaled g: J g with J 1 = 0 even where the rounded p
+    # does not sum to exactly 1 (float16)
+    reference = np.ldexp(p64 * (g * p64.sum() - (p64 * g).sum()), k)
     try:
         out = masked_softmax_backward(p, grad)
     except ValueError as err:
