@@ -77,9 +77,13 @@ scores = st.one_of(saturated_scores(), general_scores)
 @settings(max_examples=200, deadline=None)
 @given(scores)
 def test_softmax_is_exact_to_1e12(z):
+    from attention_scaling.stability import masked_softmax
+
     p = softmax(z)
     with mpmath.workdps(_dps(z)):
-        assert_close(p, exact_softmax(z), what="softmax")
+        exact = exact_softmax(z)
+        assert_close(p, exact, what="softmax")
+        assert_close(masked_softmax(z, np.ones(len(z), bool)), exact, what="masked_softmax")
 
 
 @settings(max_examples=150, deadline=None)

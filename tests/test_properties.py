@@ -104,6 +104,8 @@ BAD_INPUTS = [
     (masked_softmax_backward, {"p": np.array([0.5, 0.5], np.float32), "grad": [1e40, -1e40]}, "grad"),
     (pkg.draw_queries_keys, {"d_k": 4, "magnitude": 1e308}, "magnitude"),  # float64 overflows too
     (pkg.central_difference, {"f": np.sin, "x": [1e308], "h": 1e308}, "h"),
+    (pkg.saturation_by_dimension, {"d_values": [1, 2], "magnitude": 1e160, "n_queries": 2}, "magnitude"),
+    (gradients_by_dimension, {"d_values": [2], "magnitude": 1e160, "trials": 1, "n_queries": 2}, "magnitude"),
     # underflow of a scale
     (pkg.draw_queries_keys, {"d_k": 4, "magnitude": 1e-10, "dtype": np.float16}, "magnitude"),
     (pkg.draw_queries_keys, {"d_k": 4, "magnitude": 1e-40, "dtype": np.float32}, "magnitude"),

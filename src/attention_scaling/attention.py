@@ -172,7 +172,10 @@ def gradients_by_dimension(d_values, magnitude: float = 1.0, n_queries: int = 32
             val = rng.standard_normal((n_keys, d_v))
             g = rng.standard_normal((n_queries, d_v))
             for name, flag in (("scaled", True), ("unscaled", False)):
-                _, cache = attention_forward(q, k, val, scaled=flag)
+                try:
+                    _, cache = attention_forward(q, k, val, scaled=flag)
+                except ValueError as err:  # scores that overflow: the cause is the magnitude
+                    raise ValueError(f"magnitude={m:g} is too large at d_k = {d}: {err}") from None
                 dq, dk, _ = attention_backward(g, cache)
                 pooled[name][0].append(np.linalg.norm(dq, axis=1))
                 pooled[name][1].append(np.linalg.norm(dk, axis=1))

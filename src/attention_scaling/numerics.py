@@ -435,6 +435,10 @@ def saturation_by_dimension(d_values, magnitude: float = 1.0, n_keys: int = 16, 
     k = rng.standard_normal((n_queries, n_keys, d_max))
     prefix = np.cumsum(q * k, axis=-1)[..., np.array(d_list) - 1]  # (queries, keys, dims)
     out = {"d_values": np.array(d_list), "unscaled": {}, "scaled": {}}
+    with np.errstate(over="ignore"):
+        overflow = not np.isfinite(m * m * np.abs(prefix).max())
+    if overflow:
+        raise ValueError(f"magnitude={m:g} makes the scores m^2 q.k overflow float64")
     for name, divide in (("unscaled", False), ("scaled", True)):
         z = m * m * np.moveaxis(prefix, -1, 0)  # (dims, queries, keys)
         if divide:
