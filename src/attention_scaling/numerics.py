@@ -215,6 +215,13 @@ def draw_queries_keys(d_k, magnitude, n_queries: int = 1, n_keys: int = 8, seed=
     -------
     Q : ndarray, shape ``(n_queries, d_k)``
     K : ndarray, shape ``(n_keys, d_k)``
+
+    Raises
+    ------
+    ValueError
+        Naming ``magnitude`` if the components would overflow ``dtype``, or underflow it
+        (``magnitude`` below its smallest normal number, where they would lose their digits
+        or round to 0: float16 queries of all zeros are no answer).
     """
     d_k = v.positive_int(d_k, "d_k")
     m = v.positive_real(magnitude, "magnitude")
@@ -239,7 +246,10 @@ def draw_queries_keys(d_k, magnitude, n_queries: int = 1, n_keys: int = 8, seed=
 def jacobian_norm(p) -> np.ndarray:
     r"""Spectral norm :math:`\lVert J \rVert_2` of the softmax Jacobian at ``p``, batched.
 
-    J is symmetric positive semidefinite, so its norm is its largest eigenvalue.
+    J is symmetric positive semidefinite, so its norm is its largest eigenvalue. For
+    :math:`n = 2` it is :math:`2P_1P_2` exactly; otherwise the largest eigenvalue of the
+    Jacobian of :func:`softmax_jacobian`, whose entries keep their relative accuracy near
+    saturation, so the norm does too (it is never rounded to 0 for a non-degenerate ``p``).
 
     Parameters
     ----------
@@ -276,6 +286,8 @@ def central_difference(f, x, h: float = 1e-6) -> np.ndarray:
         Point of evaluation (float64).
     h : float > 0
         Step. The error is of order :math:`h^2` plus rounding of order :math:`\epsilon/h`.
+        The difference is divided by the step actually taken, :math:`(x + h) - (x - h)`
+        after rounding; a step lost to rounding (:math:`x + h = x - h`) raises ValueError.
 
     Returns
     -------
