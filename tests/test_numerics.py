@@ -299,3 +299,41 @@ def test_central_difference_bad_input(kwargs, param):
 def test_jacobian_norm_bad_input():
     with pytest.raises(ValueError, match=r"^p\b"):
         jacobian_norm([0.2, 0.2])
+
+
+# --- 1 - P without cancellation (issue 11) ------------------------------------------------------
+
+
+def test_diagonal_gradient_three_ways_agree_away_from_saturation():
+    p = softmax(np.random.default_rng(SEED).normal(size=(4, 5)))
+    plain = diagonal_gradient(p)
+    np.testing.assert_allclose(diagonal_gradient(p, axis=-1), plain, rtol=1e-14)
+    np.testing.assert_allclose(diagonal_gradient(p[:, 0], complement=1 - p[:, 0]), plain[:, 0], rtol=0)
+    np.testing.assert_allclose(diagonal_gradient(p.T, axis=0), plain.T, rtol=1e-14)
+
+
+def test_diagonal_gradient_with_axis_keeps_a_saturated_gradient():
+    # z = (37, 0): P_1 = 1/(1 + e^-37) rounds to 1.0, but P_1 (1 - P_1) = P_1 P_2 is not 0
+    p = softmax(np.array([37.0, 0.0]))
+    assert p[0] == 1.0 and diagonal_gradient(p[0]) == 0.0  # p * (1 - p) of the rounded weight
+    exact = math.exp(-37) / (1 + math.exp(-37)) ** 2
+    assert diagonal_gradient(p, axis=-1)[0] == pytest.approx(exact, rel=1e-14)
+    assert diagonal_gradient(p[0], complement=p[1]) == pytest.approx(exact, rel=1e-14)
+
+
+def test_jacobian_diagonal_is_p_times_the_other_weights():
+    p = softmax(np.array([60.0, 0.0]))
+    exact = math.exp(-60) / (1 + math.exp(-60)) ** 2  # 8.76e-27
+    jac = softmax_jacobian(p)
+    assert jac[0, 0] == pytest.approx(exact, rel=1e-14) and jac[1, 1] == pytest.approx(exact, rel=1e-14)
+    assert jacobian_norm(p) == pytest.approx(2 * exact, rel=1e-14)
+
+
+def test_normal_cdf_scalars_and_tails():
+    from attention_scaling import normal_cdf
+
+    assert normal_cdf(0.0) == 0.5 and isinstance(normal_cdf(0.0), np.float64)
+    assert normal_cdf(np.array(0.0)) == 0.5
+    assert normal_cdf(-10.0) == pytest.approx(0.5 * math.erfc(10 / math.sqrt(2)), rel=1e-14)
+    assert normal_cdf(-37.0) > 0  # 5.7e-300
+    np.testing.assert_array_equal(normal_cdf([-np.inf, np.inf]), [0.0, 1.0])

@@ -69,7 +69,7 @@ def axis_index(axis, ndim: int, name: str = "axis") -> int:
 
 def positive_int(value, name: str, minimum: int = 1) -> int:
     """Return ``value`` as an int if it is an integer ``>= minimum`` (bools are rejected)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if is_bool(value) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name} must be an integer, got {value!r}")
     if value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
@@ -78,7 +78,7 @@ def positive_int(value, name: str, minimum: int = 1) -> int:
 
 def positive_real(value, name: str) -> float:
     """Return ``value`` as a float if it is a finite real number ``> 0``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if is_bool(value) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a real number, got {value!r}")
     value = float(value)
     if not np.isfinite(value) or value <= 0:
@@ -119,3 +119,18 @@ def generator(seed, name: str = "seed") -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
     return np.random.default_rng(positive_int(seed, name, minimum=0))
+
+
+def is_bool(value) -> bool:
+    """True for a Python bool or a numpy bool (``np.True_``): both are accepted wherever a flag is."""
+    return isinstance(value, (bool, np.bool_))
+
+
+def scale_exponent(arr: np.ndarray, axis=None) -> np.ndarray:
+    """Power-of-two exponent ``e`` with ``max|arr| < 2**e`` along ``axis`` (0 where the slice is all 0).
+
+    Dividing by ``2**e`` is exact, so a computation that would overflow (a sum of squares of
+    1e200) or underflow can be carried out on ``arr / 2**e`` and scaled back.
+    """
+    top = np.max(np.abs(arr), axis=axis, keepdims=axis is not None)
+    return np.frexp(np.where(top > 0, top, 1.0))[1]

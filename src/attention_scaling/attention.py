@@ -52,7 +52,7 @@ class AttentionCache:
 
 
 def _scale_factor(scaled, d_k: int) -> float:
-    if isinstance(scaled, bool):
+    if v.is_bool(scaled):  # True and np.True_ alike
         return 1.0 / np.sqrt(d_k) if scaled else 1.0
     return v.positive_real(scaled, "scaled")
 
@@ -86,9 +86,19 @@ def attention_forward(Q, K, V, scaled=True) -> tuple[np.ndarray, AttentionCache]
     if val.shape[0] != k.shape[0]:
         raise ValueError(f"V must have one row per key ({k.shape[0]}), got shape {val.shape}")
     s = _scale_factor(scaled, q.shape[1])
-    z = s * (q @ k.T)
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is detected and named below
+        z = s * (q @ k.T)
+        if not np.isfinite(z).all():
+            z = (s * q) @ k.T  # s < 1 applied first may keep the scores finite
+    if not np.isfinite(z).all():
+        raise ValueError(f"Q and K give scores s*QK^T that overflow float64 (largest |Q| {np.abs(q).max():.3g}, "
+                         f"largest |K| {np.abs(k).max():.3g}, s = {s:.3g}); scale Q and K down")
     p = softmax(z, axis=-1)
-    return p @ val, AttentionCache(q, k, val, s, z, p)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = p @ val
+    if not np.isfinite(out).all():
+        raise ValueError(f"V is too large: the output P V overflows float64 (largest |V| {np.abs(val).max():.3g})")
+    return out, AttentionCache(q, k, val, s, z, p)
 
 
 def attention_backward(G, cache: AttentionCache) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -111,12 +121,15 @@ def attention_backward(G, cache: AttentionCache) -> tuple[np.ndarray, np.ndarray
     expected = (cache.P.shape[0], cache.V.shape[1])
     if g.shape != expected:
         raise ValueError(f"G must have the shape of the output {expected}, got {g.shape}")
-    dV = cache.P.T @ g
-    dP = g @ cache.V.T
-    jac = softmax_jacobian(cache.P)  # (n_q, n_k, n_k), one Jacobian per query row
-    dZ = np.einsum("qij,qj->qi", jac, dP)
-    dQ = cache.scale * dZ @ cache.K
-    dK = cache.scale * dZ.T @ cache.Q
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is detected and named below
+        dV = cache.P.T @ g
+        dP = g @ cache.V.T
+        jac = softmax_jacobian(cache.P)  # (n_q, n_k, n_k), one Jacobian per query row
+        dZ = np.einsum("qij,qj->qi", jac, dP)
+        dQ = cache.scale * dZ @ cache.K
+        dK = cache.scale * dZ.T @ cache.Q
+    if not all(np.isfinite(x).all() for x in (dQ, dK, dV)):
+        raise ValueError(f"G is too large: the gradients overflow float64 (largest |G| {np.abs(g).max():.3g})")
     return dQ, dK, dV
 
 
@@ -161,7 +174,10 @@ def gradients_by_dimension(d_values, magnitude: float = 1.0, n_queries: int = 32
             val = rng.standard_normal((n_keys, d_v))
             g = rng.standard_normal((n_queries, d_v))
             for name, flag in (("scaled", True), ("unscaled", False)):
-                _, cache = attention_forward(q, k, val, scaled=flag)
+                try:
+                    _, cache = attention_forward(q, k, val, scaled=flag)
+                except ValueError as err:  # scores that overflow: the cause is the magnitude
+                    raise ValueError(f"magnitude={m:g} is too large at d_k = {d}: {err}") from None
                 dq, dk, _ = attention_backward(g, cache)
                 pooled[name][0].append(np.linalg.norm(dq, axis=1))
                 pooled[name][1].append(np.linalg.norm(dk, axis=1))

@@ -1,8 +1,9 @@
 r"""The book's derivations about the softmax, each one checked by SymPy as it is built.
 
 Variables: ``z_1, z_2, ...`` are scores, ``R`` stands for the terms of the
-denominator that do not depend on the scores being differentiated, so
-``S = e^{z_1} + R`` covers every number of scores ``n >= 2`` at once.
+denominator that do not depend on the scores being differentiated. ``R`` is only
+assumed non-negative, so ``S = e^{z_1} + R`` covers every number of scores at once, ``n = 1``
+(``R = 0``) included, and ``S = e^{z_1} + e^{z_2} + R`` every ``n >= 2`` (``R = 0`` at ``n = 2``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ __all__ = [
 ]
 
 z1, z2 = sp.symbols("z_1 z_2", real=True)
-R = sp.Symbol("R", positive=True)
+R = sp.Symbol("R", nonnegative=True)  # R = 0 is a case the proofs must cover (n = 2 for the cross term)
 
 
 def score_symbols(n: int) -> tuple[sp.Symbol, ...]:

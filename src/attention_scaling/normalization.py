@@ -14,6 +14,8 @@ Score modes for one query row ``q`` against keys ``K`` (see :func:`attention_sco
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from . import _validate as v
@@ -37,28 +39,39 @@ def l2_normalize(x, axis: int = -1, eps: float = 1e-12) -> np.ndarray:
     arr = v.real_array(x, "x", dtype=np.float64)
     ax = v.axis_index(axis, arr.ndim)
     eps = v.positive_real(eps, "eps")
-    norm = np.maximum(np.linalg.norm(arr, axis=ax, keepdims=True), eps)
-    return arr / norm
+    # rescale by a power of two first: the squares of 1e200 overflow, those of 1e-200 underflow
+    e = v.scale_exponent(arr, axis=ax)
+    norm = np.ldexp(np.linalg.norm(np.ldexp(arr, -e), axis=ax, keepdims=True), e)
+    return arr / np.maximum(norm, eps)
 
 
 def layer_norm(x, gain=None, bias=None, eps: float = 1e-5) -> np.ndarray:
     r"""LayerNorm over the last axis: :math:`g\odot(x - \mu)/\sqrt{\sigma^2 + \epsilon} + b`."""
     arr = v.real_array(x, "x", dtype=np.float64)
     eps = v.positive_real(eps, "eps")
-    mu = arr.mean(axis=-1, keepdims=True)
-    var = arr.var(axis=-1, keepdims=True)
-    out = (arr - mu) / np.sqrt(var + eps)
+    # Rows larger than 1 are divided by a power of two first (exact), so that the mean and
+    # the variance cannot overflow (LayerNorm of [1e200, -1e200, 0] is not 0); eps scales
+    # with them. Smaller rows are left alone: there eps dominates any underflowed square.
+    e = np.maximum(v.scale_exponent(arr, axis=-1), 0)
+    scaled = np.ldexp(arr, -e)
+    mu = scaled.mean(axis=-1, keepdims=True)
+    var = scaled.var(axis=-1, keepdims=True)
+    out = (scaled - mu) / np.sqrt(var + np.ldexp(eps, -2 * e))
     d = arr.shape[-1]
     if gain is not None:
         g = v.real_array(gain, "gain", dtype=np.float64)
         if g.shape != (d,):
             raise ValueError(f"gain must have shape ({d},), got {g.shape}")
-        out = out * g
+        with np.errstate(over="ignore"):  # detected below
+            out = out * g
     if bias is not None:
         b = v.real_array(bias, "bias", dtype=np.float64)
         if b.shape != (d,):
             raise ValueError(f"bias must have shape ({d},), got {b.shape}")
-        out = out + b
+        with np.errstate(over="ignore"):
+            out = out + b
+    if not np.isfinite(out).all():
+        raise ValueError("gain or bias is too large: the output overflows float64")
     return out
 
 
@@ -75,6 +88,12 @@ def attention_scores(Q, K, mode: str = "scaled", gain: float = 10.0) -> np.ndarr
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     d = q.shape[1]
+    if mode in ("unscaled", "scaled", "mup"):
+        with np.errstate(over="ignore", invalid="ignore"):
+            finite = np.isfinite(q @ k.T).all()
+        if not finite:
+            raise ValueError(f"Q and K give dot products that overflow float64 (largest |Q| "
+                             f"{np.abs(q).max():.3g}, largest |K| {np.abs(k).max():.3g}); scale them down or use QK-norm")
     if mode == "unscaled":
         return q @ k.T
     if mode == "scaled":
@@ -94,8 +113,9 @@ def aligned_dot_products(d_values, alignment: float, n_pairs: int = 2000, seed: 
     :math:`d`, not :math:`\sqrt d` — the situation μP's 1/d scaling is designed for.
     """
     d_list = v.increasing_ints(d_values, "d_values")
-    if isinstance(alignment, bool) or not isinstance(alignment, (int, float)) or not 0 <= alignment <= 1:
+    if v.is_bool(alignment) or not isinstance(alignment, numbers.Real) or not 0 <= alignment <= 1:
         raise ValueError(f"alignment must be a number in [0, 1], got {alignment!r}")
+    alignment = float(alignment)  # np.float32(0.5) computes like 0.5
     n_pairs = v.positive_int(n_pairs, "n_pairs")
     rng = v.generator(seed)
     mean, std = [], []

@@ -70,10 +70,32 @@ def softmax(z, axis: int = -1, dtype=None) -> np.ndarray:
     return e / e.sum(axis=ax, keepdims=True)
 
 
+def _complement(arr: np.ndarray, ax: int) -> np.ndarray:
+    r""":math:`1 - P_i` formed as :math:`\sum_{j \ne i} P_j`, along ``ax``, without cancellation.
+
+    Near saturation the largest weight is :math:`1 - \delta` with a tiny :math:`\delta`, and
+    ``1 - p`` returns :math:`\delta` with the absolute rounding error of ``p``, about
+    :math:`10^{-16}`: relative error :math:`10^{-16}/\delta`, and exactly 0 once ``p`` rounds
+    to 1. For the largest weight of each slice the complement is therefore the sum of the
+    other weights, which keeps every digit. Every other weight is at most about 1/2, where
+    ``1 - p`` is accurate.
+    """
+    work = arr.astype(np.float32) if arr.dtype == np.float16 else arr
+    top = np.argmax(work, axis=ax)
+    is_top = np.arange(work.shape[ax]).reshape([-1 if i == ax else 1 for i in range(work.ndim)]) \
+        == np.expand_dims(top, ax)
+    rest = np.where(is_top, 0, work).sum(axis=ax, keepdims=True)
+    return np.where(is_top, rest, 1 - work).astype(arr.dtype)
+
+
 def softmax_jacobian(p) -> np.ndarray:
     r"""Jacobian :math:`J = \operatorname{diag}(p) - p p^\top` of the softmax, batched.
 
-    :math:`J_{ij} = \partial P_i / \partial z_j = P_i(\delta_{ij} - P_j)`.
+    :math:`J_{ij} = \partial P_i / \partial z_j = P_i(\delta_{ij} - P_j)`. The diagonal
+    :math:`J_{ii} = P_i(1 - P_i)` is formed as :math:`P_i \sum_{j \ne i} P_j`, never as
+    :math:`P_i - P_i^2`: near saturation the subtraction cancels (at ``softmax([60, 0])``
+    it gives exactly 0 for :math:`8.76\times10^{-27}`), the sum of the other weights does not.
+    Every entry is then accurate to a few units of rounding relative to itself.
 
     Parameters
     ----------
@@ -87,25 +109,57 @@ def softmax_jacobian(p) -> np.ndarray:
     arr = v.probabilities(p, "p", axis=-1)
     jac = -arr[..., :, None] * arr[..., None, :]
     idx = np.arange(arr.shape[-1])
-    jac[..., idx, idx] += arr
+    jac[..., idx, idx] = arr * _complement(arr, arr.ndim - 1)
     return jac
 
 
-def diagonal_gradient(p) -> np.ndarray:
+def diagonal_gradient(p, axis=None, complement=None) -> np.ndarray:
     r"""The diagonal of the Jacobian, :math:`\partial P_i / \partial z_i = P_i (1 - P_i)`.
+
+    Three ways to call it, from the least to the most accurate near saturation:
+
+    * ``diagonal_gradient(p)``: elementwise ``p * (1 - p)`` for probabilities taken as
+      exact numbers. If ``p`` is a *computed* weight close to 1, it carries an absolute
+      rounding error of about :math:`10^{-16}`, and ``1 - p`` keeps only that error: the
+      relative error is :math:`10^{-16}/(1 - p)`, and a weight that rounded to 1 gives 0.
+    * ``diagonal_gradient(p, axis=-1)``: ``p`` holds whole softmax outputs along ``axis``,
+      and :math:`1 - P_i` is formed as the sum of the other weights
+      (accurate to rounding for every weight, the largest included). Use this for the
+      output of :func:`softmax`.
+    * ``diagonal_gradient(p, complement=c)``: :math:`P(1-P)` as ``p * c`` with
+      :math:`c = 1 - P` known accurately (for two scores, :math:`1 - P_1 = P_2`).
 
     Parameters
     ----------
     p : float or array_like
         Probabilities in [0, 1]. A scalar is allowed: ``diagonal_gradient(0.99)``.
+    axis : int, optional
+        The axis along which ``p`` sums to 1 (then ``p`` must be at least 1-D).
+    complement : float or array_like, optional
+        :math:`1 - p`, in [0, 1], broadcastable with ``p``; ``p + complement`` must be 1 to rounding.
 
     Returns
     -------
     ndarray, same shape as ``p``
         Values in [0, 1/4]; the maximum 1/4 is at ``p = 1/2``.
     """
+    if axis is not None and complement is not None:
+        raise ValueError("axis and complement are two ways to give 1 - p; pass at most one")
+    if axis is not None:
+        arr = v.probabilities(p, "p", axis=axis)
+        return arr * _complement(arr, v.axis_index(axis, arr.ndim))
     arr = v.probabilities(p, "p", axis=None, min_ndim=0)
-    return arr * (1 - arr)
+    if complement is None:
+        return arr * (1 - arr)
+    c = v.probabilities(complement, "complement", axis=None, min_ndim=0)
+    try:
+        np.broadcast_shapes(arr.shape, c.shape)
+    except ValueError:
+        raise ValueError(f"complement of shape {c.shape} does not broadcast with p, {arr.shape}") from None
+    tol = 16 * float(np.finfo(np.result_type(arr, c)).eps)
+    if (np.abs(arr.astype(np.float64) + c - 1) > tol).any():
+        raise ValueError("complement must equal 1 - p (to rounding)")
+    return arr * c
 
 
 def entropy(p, axis: int = -1) -> np.ndarray:
@@ -128,7 +182,13 @@ def entropy(p, axis: int = -1) -> np.ndarray:
     arr = v.probabilities(p, "p", axis=axis)
     ax = v.axis_index(axis, arr.ndim)
     positive = arr > 0
-    terms = np.where(positive, arr * np.log(np.where(positive, arr, 1)), 0)
+    # ln P_i for a weight above 1/2 is log1p(-(sum of the other weights)): near saturation
+    # ln(p) of a rounded p = 1 - delta loses delta entirely, and with it a term the size of
+    # the whole entropy's leading part.
+    big = arr > 0.5
+    with np.errstate(divide="ignore"):
+        logs = np.where(big, np.log1p(-np.where(big, _complement(arr, ax), 0)), np.log(np.where(positive, arr, 1)))
+    terms = np.where(positive, arr * logs, 0)
     return -terms.sum(axis=ax)
 
 
@@ -155,6 +215,13 @@ def draw_queries_keys(d_k, magnitude, n_queries: int = 1, n_keys: int = 8, seed=
     -------
     Q : ndarray, shape ``(n_queries, d_k)``
     K : ndarray, shape ``(n_keys, d_k)``
+
+    Raises
+    ------
+    ValueError
+        Naming ``magnitude`` if the components would overflow ``dtype``, or underflow it
+        (``magnitude`` below its smallest normal number, where they would lose their digits
+        or round to 0: float16 queries of all zeros are no answer).
     """
     d_k = v.positive_int(d_k, "d_k")
     m = v.positive_real(magnitude, "magnitude")
@@ -162,17 +229,27 @@ def draw_queries_keys(d_k, magnitude, n_queries: int = 1, n_keys: int = 8, seed=
     n_keys = v.positive_int(n_keys, "n_keys")
     dt = v.float_dtype(dtype)
     rng = v.generator(seed)
-    q = m * rng.standard_normal((n_queries, d_k))
-    k = m * rng.standard_normal((n_keys, d_k))
-    if dt != np.float64 and max(np.abs(q).max(), np.abs(k).max()) > np.finfo(dt).max:
-        raise ValueError(f"magnitude={m} overflows {dt}")
+    info = np.finfo(dt)
+    if m < float(info.smallest_normal):
+        # the components would be subnormal (few significant bits) or round to 0:
+        # queries and keys of all zeros, and every score 0, is a silent wrong answer
+        raise ValueError(f"magnitude={m:g} underflows {dt}: components of that size are below its smallest "
+                         f"normal number {float(info.smallest_normal):g} and lose their digits or round to 0")
+    with np.errstate(over="ignore"):
+        q = m * rng.standard_normal((n_queries, d_k))
+        k = m * rng.standard_normal((n_keys, d_k))
+    if not (np.isfinite(q).all() and np.isfinite(k).all()) or max(np.abs(q).max(), np.abs(k).max()) > info.max:
+        raise ValueError(f"magnitude={m:g} overflows {dt}")
     return q.astype(dt), k.astype(dt)
 
 
 def jacobian_norm(p) -> np.ndarray:
     r"""Spectral norm :math:`\lVert J \rVert_2` of the softmax Jacobian at ``p``, batched.
 
-    J is symmetric positive semidefinite, so its norm is its largest eigenvalue.
+    J is symmetric positive semidefinite, so its norm is its largest eigenvalue. For
+    :math:`n = 2` it is :math:`2P_1P_2` exactly; otherwise the largest eigenvalue of the
+    Jacobian of :func:`softmax_jacobian`, whose entries keep their relative accuracy near
+    saturation, so the norm does too (it is never rounded to 0 for a non-degenerate ``p``).
 
     Parameters
     ----------
@@ -184,7 +261,18 @@ def jacobian_norm(p) -> np.ndarray:
     ndarray, shape ``(...)``
         Values in [0, 1/2].
     """
-    return np.linalg.eigvalsh(softmax_jacobian(p))[..., -1]
+    arr = v.probabilities(p, "p", axis=-1)
+    n = arr.shape[-1]
+    if n == 1:
+        return np.zeros(arr.shape[:-1], dtype=arr.dtype)
+    if n == 2:  # J = P_1 P_2 [[1, -1], [-1, 1]]: eigenvalues 0 and 2 P_1 P_2, exactly
+        return 2 * arr[..., 0] * arr[..., 1]
+    # The Jacobian's entries are accurate relative to themselves (see softmax_jacobian), and
+    # eigvalsh is backward stable: its largest eigenvalue is off by a few units of rounding
+    # times ||J||, which *is* that eigenvalue. So the norm is accurate relative to itself.
+    jac = softmax_jacobian(arr).astype(np.float64)
+    top = np.linalg.eigvalsh(jac)[..., -1]
+    return np.maximum(top, 0).astype(arr.dtype)
 
 
 def central_difference(f, x, h: float = 1e-6) -> np.ndarray:
@@ -198,6 +286,8 @@ def central_difference(f, x, h: float = 1e-6) -> np.ndarray:
         Point of evaluation (float64).
     h : float > 0
         Step. The error is of order :math:`h^2` plus rounding of order :math:`\epsilon/h`.
+        The difference is divided by the step actually taken, :math:`(x + h) - (x - h)`
+        after rounding; a step lost to rounding (:math:`x + h = x - h`) raises ValueError.
 
     Returns
     -------
@@ -209,28 +299,67 @@ def central_difference(f, x, h: float = 1e-6) -> np.ndarray:
         raise ValueError(f"f must be callable, got {type(f).__name__}")
     arr = v.real_array(x, "x", dtype=np.float64, min_ndim=0)
     h = v.positive_real(h, "h")
-    out_shape = np.shape(f(arr))
     flat = arr.ravel()
+    with np.errstate(over="ignore"):
+        up, down = flat + h, flat - h
+    if not (np.isfinite(up).all() and np.isfinite(down).all()):
+        raise ValueError(f"h={h:g} takes x + h or x - h beyond the largest float64")
+    # The step actually taken is (x + h) - (x - h) after rounding, not 2h: at x = 1 a step
+    # h = 1e-15 becomes 2.22e-15, and a step below half a unit of x vanishes (x + h == x).
+    taken = up - down
+    lost = taken == 0
+    if lost.any():
+        j = int(np.argmax(lost))
+        raise ValueError(f"h={h:g} is lost to rounding: x + h == x - h at x[{j}] = {flat[j]!r}; use a larger h")
+    out_shape = np.shape(f(arr))
     cols = []
     for j in range(flat.size):
-        step = np.zeros_like(flat)
-        step[j] = h
-        plus = np.asarray(f((flat + step).reshape(arr.shape)), dtype=np.float64)
-        minus = np.asarray(f((flat - step).reshape(arr.shape)), dtype=np.float64)
-        cols.append(((plus - minus) / (2 * h)).ravel())
+        plus_x, minus_x = flat.copy(), flat.copy()
+        plus_x[j], minus_x[j] = up[j], down[j]
+        plus = np.asarray(f(plus_x.reshape(arr.shape)), dtype=np.float64)
+        minus = np.asarray(f(minus_x.reshape(arr.shape)), dtype=np.float64)
+        if not (np.isfinite(plus).all() and np.isfinite(minus).all()):
+            raise ValueError(f"f is not finite at x ± h (coordinate {j})")
+        cols.append(((plus - minus) / taken[j]).ravel())
     return np.stack(cols, axis=-1).reshape(out_shape + arr.shape)
 
 
-_erf = np.frompyfunc(math.erf, 1, 1)
+_erfc = np.frompyfunc(math.erfc, 1, 1)
+_SQRT1_2 = 0.7071067811865476  # 1/sqrt(2) rounded once, so x/(sigma sqrt 2) takes at most two roundings
 
 
-def normal_cdf(x, sigma=1.0) -> np.ndarray:
-    r"""CDF of :math:`\mathcal N(0, \sigma^2)` at ``x`` (``±inf`` allowed), elementwise."""
-    arr = np.asarray(x, dtype=np.float64)
+def normal_cdf(x, sigma=1.0):
+    r"""CDF of :math:`\mathcal N(0, \sigma^2)` at ``x`` (``±inf`` allowed), elementwise.
+
+    Computed as :math:`\tfrac12\operatorname{erfc}(-x/(\sigma\sqrt2))`, which keeps its relative
+    accuracy in the left tail (:math:`7.6\times10^{-24}` at :math:`x = -10`), where
+    :math:`\tfrac12(1 + \operatorname{erf})` cancels to 0.
+
+    Parameters
+    ----------
+    x : float or array_like
+        Points; NaN is rejected.
+    sigma : float > 0
+        Standard deviation.
+
+    Returns
+    -------
+    float64 scalar for scalar (or 0-d) ``x``, else ndarray of float64 shaped like ``x``.
+    """
+    try:
+        arr = np.asarray(x)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"x must be a real number or an array of them: {exc}") from exc
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"x must hold real numbers, got dtype {arr.dtype}")
+    arr = arr.astype(np.float64)
     if np.isnan(arr).any():
         raise ValueError("x contains NaN")
     sigma = v.positive_real(sigma, "sigma")
-    return 0.5 * (1.0 + _erf(arr / (sigma * math.sqrt(2.0))).astype(np.float64))
+    with np.errstate(over="ignore"):  # x / sigma beyond the largest double is inf: erfc gives 0 or 2, exactly right
+        t = -(arr / sigma) * _SQRT1_2
+    out = 0.5 * np.asarray(_erfc(t), dtype=np.float64)
+    return out[()] if out.ndim == 0 else out
 
 
 @dataclass(frozen=True)
@@ -318,6 +447,10 @@ def saturation_by_dimension(d_values, magnitude: float = 1.0, n_keys: int = 16, 
     k = rng.standard_normal((n_queries, n_keys, d_max))
     prefix = np.cumsum(q * k, axis=-1)[..., np.array(d_list) - 1]  # (queries, keys, dims)
     out = {"d_values": np.array(d_list), "unscaled": {}, "scaled": {}}
+    with np.errstate(over="ignore"):
+        overflow = not np.isfinite(m * m * np.abs(prefix).max())
+    if overflow:
+        raise ValueError(f"magnitude={m:g} makes the scores m^2 q.k overflow float64")
     for name, divide in (("unscaled", False), ("scaled", True)):
         z = m * m * np.moveaxis(prefix, -1, 0)  # (dims, queries, keys)
         if divide:
@@ -326,6 +459,6 @@ def saturation_by_dimension(d_values, magnitude: float = 1.0, n_keys: int = 16, 
         out[name] = {
             "max weight": p.max(axis=-1).mean(axis=-1),
             "entropy": entropy(p, axis=-1).mean(axis=-1),
-            "largest P(1-P)": (p * (1 - p)).max(axis=-1).mean(axis=-1),
+            "largest P(1-P)": diagonal_gradient(p, axis=-1).max(axis=-1).mean(axis=-1),
         }
     return out

@@ -226,10 +226,20 @@ def logsumexp(z, axis: int = -1) -> np.ndarray:
     arr = v.real_array(z, "z", allow_neg_inf=True)
     ax = v.axis_index(axis, arr.ndim)
     shifted, top, finite = _shift(arr, ax)
-    total = np.exp(shifted).sum(axis=ax, keepdims=True, dtype=_acc(arr.dtype))
+    rest = _rest(shifted, ax)
     with np.errstate(divide="ignore", over="ignore"):  # log 0 = -inf in an all -inf slice
-        out = np.where(finite, top + np.log(total), top)
+        out = np.where(finite, top + np.log1p(rest), top)
     return np.squeeze(out, axis=ax).astype(arr.dtype)
+
+
+def _rest(shifted: np.ndarray, ax: int) -> np.ndarray:
+    r""":math:`\sum_j e^{z_j - m} - 1`, the sum without the largest score's exact 1, so that
+    :math:`\log\sum_j e^{z_j-m}` is ``log1p(rest)``: near saturation the sum is
+    :math:`1 + 10^{-20}`, which rounds to 1, and its log to 0, while log1p keeps every digit."""
+    e = np.exp(shifted).astype(_acc(shifted.dtype))
+    first_top = np.expand_dims(np.argmax(shifted, axis=ax), ax)
+    is_top = np.arange(shifted.shape[ax]).reshape([-1 if i == ax else 1 for i in range(shifted.ndim)]) == first_top
+    return np.where(is_top, 0, e).sum(axis=ax, keepdims=True)
 
 
 def log_softmax(z, axis: int = -1) -> np.ndarray:
@@ -261,9 +271,8 @@ def log_softmax(z, axis: int = -1) -> np.ndarray:
             "z must have at least one finite score in every slice along axis "
             "(a fully masked slice has no log-softmax; use masked_softmax)"
         )
-    total = np.exp(shifted).sum(axis=ax, keepdims=True, dtype=_acc(arr.dtype))
     with np.errstate(over="ignore"):  # float16: -65504 - log(k) rounds to -inf, correctly tiny
-        return (shifted - np.log(total)).astype(arr.dtype)
+        return (shifted - np.log1p(_rest(shifted, ax))).astype(arr.dtype)
 
 
 def _fill_value(fill, dt: np.dtype) -> float:
@@ -341,6 +350,10 @@ def masked_softmax_backward(p, grad, axis: int = -1) -> np.ndarray:
 
     This is :math:`J g` with the softmax Jacobian :math:`J = \operatorname{diag}(P) - PP^\top`
     (symmetric, so the vector–Jacobian product is :math:`Jg`), applied slice by slice.
+    It is computed in float64 on :math:`g` minus its entry under the largest weight (which
+    changes nothing, since :math:`J\mathbb 1 = 0`), so that a saturated slice keeps its tiny
+    gradient instead of cancelling it to 0, and on :math:`g/2^e` scaled back, so that no
+    intermediate overflows. A result too large for the dtype of ``p`` raises ValueError.
     It is exact for :func:`masked_softmax` too: masked positions have :math:`P_i = 0` and
     get gradient 0, and an all-zero (fully masked) slice gets an all-zero gradient.
 
@@ -370,8 +383,23 @@ def masked_softmax_backward(p, grad, axis: int = -1) -> np.ndarray:
     g = v.real_array(grad, "grad")
     if g.shape != arr.shape:
         raise ValueError(f"grad must have the shape of p, {arr.shape}, got {g.shape}")
-    g = g.astype(arr.dtype, copy=False)
-    return arr * (g - (arr * g).sum(axis=ax, keepdims=True))
+    # Work in float64 on grad / 2**e (exact): a float16 grad of 1e5 is inf, and even in float64
+    # g_i - <P, g> can overflow where the answer P_i (g_i - <P, g>), at most max|g| / 2, does not.
+    p64, g64 = arr.astype(np.float64), g.astype(np.float64)
+    e = v.scale_exponent(g64, axis=ax)
+    unit = np.ldexp(g64, -e)
+    # Centre g at its entry under the largest weight (shift invariance: J 1 = 0). Otherwise,
+    # near saturation, g_t - <P, g> = g_t - (P_t g_t + ...) cancels like 1 - P_t and returns 0
+    # for a gradient of P_t sum_j P_j (g_t - g_j); centred, the P_t term is exactly 0.
+    top = np.expand_dims(np.argmax(p64, axis=ax), ax)
+    h = unit - np.take_along_axis(unit, top, axis=ax)
+    out = np.ldexp(p64 * (h - (p64 * h).sum(axis=ax, keepdims=True)), e)
+    with np.errstate(over="ignore"):
+        cast = out.astype(arr.dtype)
+    if not np.isfinite(cast).all():
+        raise ValueError(f"grad is too large: the gradient (largest |value| {np.abs(out).max():.3g}) "
+                         f"overflows {arr.dtype}, the dtype of p")
+    return cast
 
 
 _EXACT_DIGITS = 40

@@ -1,0 +1,229 @@
+"""Accuracy against exact references: every numeric function of the package, in float64,
+to 1e-12 relative, across the whole saturation regime and for scores up to the overflow
+threshold.
+
+The references are computed with mpmath at 50 significant digits or more (more for large
+scores, so that z_i - max z is exact to 50 digits), from the float64 inputs taken as exact
+numbers. The tolerance is 1e-12 relative; where the exact value is itself subnormal, float64
+cannot hold 12 digits of it, so a few units of the smallest subnormal (2**-1074) are allowed too.
+
+The saturation regime is 1 - P_max from about 1e-1 down to the smallest positive double
+(gap up to ~744 between the largest score and the next one); ``saturated_scores`` draws it
+by drawing log10(1 - P_max) uniformly.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from attention_scaling import diagonal_gradient, entropy, jacobian_norm, normal_cdf, softmax, softmax_jacobian
+from attention_scaling.stability import log_softmax, logsumexp
+
+RTOL = 1e-12
+SUBNORMAL = 2.0**-1074
+ATOL = 8 * SUBNORMAL
+EPS = float(np.finfo(np.float64).eps)
+BIG = float(np.finfo(np.float64).max)
+
+
+def _dps(z) -> int:
+    """50 digits beyond the integer part of the largest score, and 330 more, so that the
+    reference's own 1 - P keeps 50 digits when 1 - P is as small as 1e-324."""
+    return 380 + int(math.log10(max(1.0, float(np.abs(np.asarray(z)).max())))) + 1
+
+
+def exact_softmax(z):
+    """mpmath softmax of the float64 scores z (a list of mpf at the current precision)."""
+    zs = [mpmath.mpf(float(x)) for x in z]
+    m = max(zs)
+    e = [mpmath.exp(x - m) for x in zs]
+    s = mpmath.fsum(e)
+    return [x / s for x in e]
+
+
+def assert_close(computed, exact, rtol=RTOL, atol=ATOL, what=""):
+    computed = np.asarray(computed, dtype=np.float64)
+    exact_f = np.array([float(x) for x in np.ravel(np.asarray(exact, dtype=object))]).reshape(computed.shape)
+    # A log-probability below -1.8e308 (scores spanning the whole float range) has no float64
+    # value; log_softmax returns -inf there by design (as it does for float16), and only there.
+    beyond = np.isneginf(exact_f)
+    assert (np.isneginf(computed) == beyond).all(), (what, computed, exact_f)
+    computed, exact_f = np.where(beyond, 0, computed), np.where(beyond, 0, exact_f)
+    err = np.abs(computed - exact_f)
+    bound = rtol * np.abs(exact_f) + atol
+    assert np.isfinite(computed).all(), (what, computed)
+    assert (err <= bound).all(), (what, computed, exact_f, (err / np.maximum(np.abs(exact_f), SUBNORMAL)).max())
+
+
+@st.composite
+def saturated_scores(draw, max_n=6):
+    """Scores whose softmax is saturated: 1 - P_max from ~1e-1 down to the smallest double."""
+    n = draw(st.integers(2, max_n))
+    top = draw(st.one_of(st.floats(-50, 50), st.floats(-1e6, 1e6), st.floats(-BIG / 2, BIG / 2)))
+    log_delta = draw(st.floats(-323.3, -1.0))  # log10 of the weight of the nearest rival
+    g1 = -log_delta * math.log(10)
+    gaps = [g1] + [g1 + draw(st.floats(0, 800)) for _ in range(n - 2)]
+    z = np.array([top] + [top - g for g in gaps])
+    order = draw(st.permutations(range(n)))
+    return z[list(order)]
+
+
+any_finite = st.floats(-BIG, BIG, allow_nan=False, allow_infinity=False)
+general_scores = st.lists(st.one_of(any_finite, st.floats(-40, 40)), min_size=2, max_size=6).map(np.array)
+scores = st.one_of(saturated_scores(), general_scores)
+
+
+@settings(max_examples=200, deadline=None)
+@given(scores)
+def test_softmax_is_exact_to_1e12(z):
+    from attention_scaling.stability import masked_softmax
+
+    p = softmax(z)
+    with mpmath.workdps(_dps(z)):
+        exact = exact_softmax(z)
+        assert_close(p, exact, what="softmax")
+        assert_close(masked_softmax(z, np.ones(len(z), bool)), exact, what="masked_softmax")
+
+
+@settings(max_examples=150, deadline=None)
+@given(scores)
+def test_jacobian_every_entry_is_exact_to_1e12(z):
+    jac = softmax_jacobian(softmax(z))
+    with mpmath.workdps(_dps(z)):
+        p = exact_softmax(z)
+        n = len(p)
+        exact = [[p[i] * ((1 if i == j else 0) - p[j]) for j in range(n)] for i in range(n)]
+        assert_close(jac, exact, what="softmax_jacobian")
+
+
+def _exact_norm(p):
+    """Largest eigenvalue of diag(p) - p p^T, by mpmath's symmetric eigensolver."""
+    n = len(p)
+    scale = max(p[i] * (1 - p[i]) for i in range(n))
+    if scale == 0:
+        return mpmath.mpf(0)
+    # scaled to order 1 so that the eigensolver's absolute tolerance is relative
+    m = mpmath.matrix([[p[i] * ((1 if i == j else 0) - p[j]) / scale for j in range(n)] for i in range(n)])
+    return max(mpmath.eigsy(m, eigvals_only=True)) * scale
+
+
+@settings(max_examples=120, deadline=None)
+@given(scores)
+def test_jacobian_norm_is_exact_to_1e12(z):
+    norm = jacobian_norm(softmax(z))
+    with mpmath.workdps(_dps(z) + 20):
+        assert_close(norm, _exact_norm(exact_softmax(z)), what="jacobian_norm")
+
+
+@settings(max_examples=150, deadline=None)
+@given(scores)
+def test_diagonal_gradient_is_exact_to_1e12(z):
+    p = softmax(z)
+    g = diagonal_gradient(p, axis=-1)
+    with mpmath.workdps(_dps(z)):
+        exact = [x * (1 - x) for x in exact_softmax(z)]
+        assert_close(g, exact, what="diagonal_gradient(axis=-1)")
+        if len(z) == 2:  # for two scores 1 - P_1 = P_2
+            assert_close(diagonal_gradient(p[0], complement=p[1]), exact[0], what="complement")
+
+
+@settings(max_examples=150, deadline=None)
+@given(scores)
+def test_entropy_is_exact_to_1e12(z):
+    h = entropy(softmax(z))
+    with mpmath.workdps(_dps(z)):
+        exact = -mpmath.fsum(x * mpmath.log(x) for x in exact_softmax(z) if x > 0)
+        # A weight below 2**-1022 is subnormal: float64 holds it only to half a unit of 2**-1074,
+        # and its term -P ln P multiplies that rounding by |ln P| + 1 <= 746.
+        assert_close(h, exact, atol=746 * ATOL, what="entropy")
+
+
+@settings(max_examples=200, deadline=None)
+@given(scores)
+@example(np.array([1.7976931348623157e308, -9.97920155e291]))  # log_softmax beyond the float range
+def test_logsumexp_is_exact_to_1e12(z):
+    """Relative 1e-12, plus 4 eps |max z|: where logsumexp crosses 0 (max z in about [-ln n, 0])
+    the result cancels, and rounding the input max z by one unit already moves it that much."""
+    out = logsumexp(z)
+    with mpmath.workdps(_dps(z)):
+        zs = [mpmath.mpf(float(x)) for x in z]
+        m = max(zs)
+        exact = m + mpmath.log(mpmath.fsum(mpmath.exp(x - m) for x in zs))
+        assert_close(out, exact, atol=ATOL + 4 * EPS * float(abs(m)), what="logsumexp")
+        assert_close(log_softmax(z), [x - exact for x in zs], what="log_softmax")
+
+
+finite_x = st.one_of(st.floats(-40, 40), any_finite, st.sampled_from([-np.inf, np.inf]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(finite_x, st.one_of(st.just(1.0), st.floats(1e-300, 1e300)))
+def test_normal_cdf_is_exact_to_1e12(x, sigma):
+    with mpmath.workdps(60):
+        t = mpmath.mpf(x) / mpmath.mpf(sigma) if not math.isinf(x) else x
+        if abs(t) > 1000:  # Mills: the tail is below exp(-t^2/2) < 1e-200000, far under ATOL
+            exact = mpmath.mpf(0 if t < 0 else 1)
+        else:
+            exact = mpmath.erfc(-mpmath.mpf(x) / (mpmath.mpf(sigma) * mpmath.sqrt(2))) / 2
+    scalar = normal_cdf(x, sigma=sigma)
+    assert isinstance(scalar, np.float64)
+    assert_close(scalar, exact, what="normal_cdf scalar")
+    assert_close(normal_cdf(np.array(x), sigma=sigma), exact, what="normal_cdf 0-d")
+    assert_close(normal_cdf([x, x], sigma=sigma), [exact, exact], what="normal_cdf array")
+
+
+# --- the cases the review found, each against its exact value -----------------------------
+
+@pytest.mark.parametrize("z", [[18.72, 0.0], [60.0, 0.0], [20.0, 0, 0, 0], [40.0, 0, 0], [37.0, 0.0],
+                               [745.0, 0.0], [0.0, -744.0, -744.0]])
+def test_the_reported_saturated_points(z):
+    z = np.array(z)
+    p = softmax(z)
+    with mpmath.workdps(_dps(z) + 20):
+        pe = exact_softmax(z)
+        n = len(pe)
+        assert_close(softmax_jacobian(p), [[pe[i] * ((1 if i == j else 0) - pe[j]) for j in range(n)]
+                                           for i in range(n)], what="J")
+        assert_close(jacobian_norm(p), _exact_norm(pe), what="norm")
+        assert_close(diagonal_gradient(p, axis=-1), [x * (1 - x) for x in pe], what="P(1-P)")
+        assert jacobian_norm(p) > 0 or _exact_norm(pe) < SUBNORMAL  # never a gradient rounded to none
+
+
+def test_normal_cdf_left_tail_and_scalar_forms():
+    with mpmath.workdps(60):
+        exact = mpmath.ncdf(-10)
+    assert_close(normal_cdf(-10.0), exact)
+    assert normal_cdf(-10.0) > 0
+    assert normal_cdf(0) == 0.5 and normal_cdf(np.float32(0)) == 0.5
+    assert normal_cdf(np.array(0.0)).ndim == 0
+    assert normal_cdf([[0.0, -np.inf]]).shape == (1, 2)
+
+
+@settings(max_examples=150, deadline=None)
+@given(saturated_scores(), st.lists(st.floats(-1e3, 1e3), min_size=6, max_size=6))
+def test_masked_softmax_backward_keeps_saturated_gradients(z, g):
+    """J g = P_i sum_j P_j (g_i - g_j), against mpmath. The tolerance is 1e-12 relative plus a few
+    roundings of that sum's terms taken in absolute value (the problem's own condition: the
+    g_i - g_j are rounded inputs' differences), which is far below the result itself when the
+    terms do not cancel; P - <P, g> formed naively misses the top entry entirely."""
+    from attention_scaling.stability import masked_softmax_backward
+
+    g = np.array(g[: len(z)])
+    out = masked_softmax_backward(softmax(z), g)
+    with mpmath.workdps(_dps(z)):
+        p = exact_softmax(z)
+        gm = [mpmath.mpf(float(x)) for x in g]
+        n = len(p)
+        exact = [p[i] * mpmath.fsum(p[j] * (gm[i] - gm[j]) for j in range(n)) for i in range(n)]
+        cond = [p[i] * mpmath.fsum(p[j] * abs(gm[i] - gm[j]) for j in range(n)) for i in range(n)]
+    for i in range(n):
+        err = abs(mpmath.mpf(float(out[i])) - exact[i])
+        # a subnormal weight holds only to half a unit of 2**-1074, times a difference of g
+        atol = ATOL * (1 + float(np.ptp(g)))
+        assert err <= RTOL * abs(exact[i]) + 8 * n * EPS * cond[i] + atol, (i, out, exact)
