@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _validate as v
+from .numerics import ENSEMBLE_QUERIES
 from .figures import D_VALUES, MAX_KEYS, AttentionFigure, BlitFigure, NormalizationFigure, ScaleFigure
 
 __all__ = [
@@ -220,20 +221,33 @@ ATTENTION_MAGNITUDES = (0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 3.0, 10.0)
 SCALES = (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 50.0, 70.0, 100.0)
 
 
+def _measures(draw: dict, expect: dict, max_entropy: float, n: int, what: str = "queries") -> str:
+    """'largest weight 0.248 (mean of 200 queries 0.240 ± 0.007), entropy …': one draw beside its mean."""
+    def both(name, digits):
+        return f"{draw[name]:.{digits}f} (mean of {n} {what} {expect[name].show(digits)})"
+
+    return (f"largest weight {both('max weight', 3)}, entropy {both('entropy', 2)} of at most "
+            f"{max_entropy:.2f} nats, largest P(1-P) {both('largest P(1-P)', 4)}")
+
+
+#: What "±" means in every readout.
+PLUS_MINUS = "± is one standard error of the mean."
+
+
 def _describe_attention(state) -> tuple[str, str]:
     p = state["params"]
-    r = state["readouts"]
-    setting = f"d_k = {p['d_k']}, magnitude m = {p['magnitude']:.2f}, {p['n_keys']} keys, seed {p['seed']}"
+    r, e, n = state["readouts"], state["expectation"], state["n_queries"]
+    setting = f"d_k = {p['d_k']}, magnitude m = {p['magnitude']:.2f}, {p['n_keys']} keys"
 
     def part(name):
-        x = r[name]
-        return (f"largest weight {x['max weight']:.3f}, entropy {x['entropy']:.2f} of at most "
-                f"{state['max_entropy']:.2f} nats, largest P(1-P) {x['largest P(1-P)']:.4f}")
+        return _measures(r[name], e[name], state["max_entropy"], n)
 
-    alt = (f"Attention explorer at {setting}. Unscaled scores q·k: {part('unscaled')}. "
-           f"Scaled scores q·k/√d_k: {part('scaled')}. The right panel compares the spread of |q·k| "
-           f"over random pairs with its prediction.")
-    readout = f"Unscaled: {part('unscaled')}.  Scaled by 1/√d_k: {part('scaled')}."
+    alt = (f"Attention explorer at {setting}, one draw (seed {p['seed']}); lines and bands show the mean and "
+           f"middle 80 % of {n} queries. Unscaled scores q·k, this draw: {part('unscaled')}. "
+           f"Scaled scores q·k/√d_k, this draw: {part('scaled')}. The right panel compares the spread of |q·k| "
+           f"over random pairs with its prediction. {PLUS_MINUS}")
+    readout = (f"One draw (seed {p['seed']}) at {setting}. Unscaled: {part('unscaled')}.  "
+               f"Scaled by 1/√d_k: {part('scaled')}.  {PLUS_MINUS}")
     return alt, readout
 
 
@@ -245,7 +259,8 @@ def attention_explorer(n_pairs: int = 2000) -> Explorable:
     n_pairs = v.positive_int(n_pairs, "n_pairs")
     return Explorable(
         name="attention",
-        title="Attention weights, their gradients and the spread of q·k, unscaled vs scaled by 1/√d_k",
+        title=("Attention weights, their gradients and the spread of q·k, unscaled vs scaled by 1/√d_k "
+               f"(each frame: one draw, beside the mean of {ENSEMBLE_QUERIES} queries)"),
         make_figure=lambda: AttentionFigure(n_pairs=n_pairs),
         controls=[
             Control("d_k", "key dimension d_k", "dimensions", D_VALUES, 64, ("select", D_VALUES)),
@@ -262,12 +277,17 @@ def attention_explorer(n_pairs: int = 2000) -> Explorable:
 
 def _describe_scale(state) -> tuple[str, str]:
     s = state["params"]["scale"]
-    r = state["readouts"]
-    text = (f"largest weight {r['max weight']:.3f}, entropy {r['entropy']:.2f} of at most "
-            f"{state['max_entropy']:.2f} nats, largest P(1-P) {r['largest P(1-P)']:.4f}, "
-            f"norm of the Jacobian {r['norm of J']:.4f}")
-    alt = f"Softmax of 8 fixed scores times a scale s = {s:g} (temperature {1 / s:.3g}): {text}."
-    return alt, f"Scale s = {s:g}: {text}."
+    r, e, n = state["readouts"], state["expectation"], state["n_draws"]
+    k = len(state["p"])
+    text = (_measures(r, e, state["max_entropy"], n, "draws")
+            + f", norm of the Jacobian {r['norm of J']:.4f} (mean of {n} draws {e['norm of J'].show(4)})")
+    seed = state["params"].get("seed")
+    alt = (f"Softmax of one draw of {k} scores" + (f" (seed {seed})" if seed is not None else "")
+           + f" times a scale s = {s:g} (temperature {1 / s:.3g}), "
+           f"dashed lines and bands: mean and middle 80 % over {n} draws of {k} scores. This draw: {text}. {PLUS_MINUS}")
+    seed = state["params"].get("seed")
+    draw = f"one draw of {k} scores" + (f" (seed {seed})" if seed is not None else "")
+    return alt, f"Scale s = {s:g}, {draw}: {text}.  {PLUS_MINUS}"
 
 
 def scale_explorer(seed: int = 0) -> Explorable:
@@ -275,7 +295,8 @@ def scale_explorer(seed: int = 0) -> Explorable:
     seed = v.positive_int(seed, "seed", minimum=0)
     return Explorable(
         name="scale",
-        title="One score vector times a scale s: softmax, P(1−P) and the Jacobian",
+        title=(f"One score vector times a scale s: softmax, P(1−P) and the Jacobian "
+               f"(one draw of 8 scores, seed {seed}, beside the mean of {ENSEMBLE_QUERIES} draws)"),
         make_figure=lambda: ScaleFigure(seed=seed),
         controls=[Control("scale", "scale s", "(inverse temperature 1/T)", SCALES, 1.0,
                           ("log", 0.05, 100.0, 0.02), fmt="{:g}")],
@@ -285,12 +306,12 @@ def scale_explorer(seed: int = 0) -> Explorable:
 
 def _describe_normalization(state) -> tuple[str, str]:
     p = state["params"]
-    r = state["readouts"]
-    text = (f"largest weight {r['max weight']:.3f}, entropy {r['entropy']:.2f} of at most "
-            f"{state['max_entropy']:.2f} nats, largest P(1-P) {r['largest P(1-P)']:.4f}")
-    alt = (f"Normalisation explorer with {p['mode']} scores at vector magnitude m = {p['magnitude']:.2f}: "
-           f"{text}. The right panel shows the largest weight against the magnitude for every mode.")
-    return alt, f"{p['mode']}, magnitude m = {p['magnitude']:.2f}: {text}."
+    text = _measures(state["readouts"], state["expectation"], state["max_entropy"], state["n_queries"])
+    alt = (f"Normalisation explorer with {p['mode']} scores at vector magnitude m = {p['magnitude']:.2f}, "
+           f"one draw (seed {p['seed']}): {text}. The right panel shows the mean largest weight over "
+           f"{state['n_queries']} queries against the magnitude for every mode, with bands for their middle 80 %. "
+           f"{PLUS_MINUS}")
+    return alt, f"{p['mode']}, magnitude m = {p['magnitude']:.2f}, one draw (seed {p['seed']}): {text}.  {PLUS_MINUS}"
 
 
 def normalization_explorer(seed: int = 0) -> Explorable:
@@ -299,7 +320,8 @@ def normalization_explorer(seed: int = 0) -> Explorable:
     modes = NormalizationFigure.MODES
     return Explorable(
         name="normalization",
-        title="Vector magnitude against three normalisations: 1/√d_k, QK-norm, LayerNorm on q and k",
+        title=("Vector magnitude against three normalisations: 1/√d_k, QK-norm, LayerNorm on q and k "
+               f"(each frame: one draw, seed {seed}, beside the mean of {ENSEMBLE_QUERIES} queries)"),
         make_figure=lambda: NormalizationFigure(seed=seed),
         controls=[
             Control("mode", "normalisation", "", modes, "scaled", ("select", modes)),

@@ -662,6 +662,7 @@ class ScaleFigure(BlitFigure):
         n = v.positive_int(n_scores, "n_scores", minimum=2)
         n_draws = v.positive_int(n_draws, "n_draws", minimum=2)
         rng = v.generator(seed)
+        self.seed = int(seed) if isinstance(seed, (int, np.integer)) else None  # None: a Generator was given
         first = rng.standard_normal(n)
         self.z = np.sort(first)[::-1]
         # the same stream continued: with an int seed this is default_rng(seed).standard_normal((n_draws, n))
@@ -720,7 +721,7 @@ class ScaleFigure(BlitFigure):
         _set_expectation(self.mean_g, expect["largest P(1-P)"])
         self.label.set_text(f"one draw of {len(p)} scores; scale $s$ = {s:.3g}  (temperature $T = 1/s$ = {1 / s:.3g});  "
                             f"dashed: mean of {len(p_draws)} draws")
-        self.state = {"params": {"scale": s}, "p": p, "gradient": g, "jacobian": jac,
+        self.state = {"params": {"scale": s, "seed": self.seed}, "p": p, "gradient": g, "jacobian": jac,
                       "expectation": expect, "n_draws": len(p_draws),
                       "readouts": {"max weight": float(p.max()), "entropy": float(entropy(p)),
                                    "largest P(1-P)": float(g.max()), "norm of J": float(np.linalg.eigvalsh(jac)[-1])},

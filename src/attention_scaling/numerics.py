@@ -445,7 +445,9 @@ class Expectation:
     n: int
 
     def show(self, digits: int = 3) -> str:
-        return f"{self.mean:.{digits}f} ± {self.se:.{digits}f}"
+        """'0.240 ± 0.007'; an error too small for ``digits`` decimals keeps one significant digit."""
+        se = f"{self.se:.{digits}f}" if self.se >= 10.0**-digits or self.se == 0 else f"{self.se:.1g}"
+        return f"{self.mean:.{digits}f} ± {se}"
 
 
 def expectation(values) -> Expectation:
