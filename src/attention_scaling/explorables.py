@@ -35,6 +35,7 @@ __all__ = [
     "scale_explorer",
     "normalization_explorer",
     "static_mode",
+    "magnitude_to_saturate",
 ]
 
 #: Set to 1 by the book build; explorables then render as static players.
@@ -330,3 +331,38 @@ def normalization_explorer(seed: int = 0) -> Explorable:
         ],
         describe=_describe_normalization,
     )
+
+
+def magnitude_to_saturate(threshold: float = 0.9, d_k: int = 64, n_keys: int = 16, seed: int = 0) -> dict:
+    r"""On the magnitude grid, where the largest *scaled* weight first passes ``threshold``.
+
+    The question of Exercises 3.3 and 6.1, answered once for both: for the one draw the
+    explorers show (:func:`~attention_scaling.numerics.shared_draw`) and for the mean over
+    the :data:`~attention_scaling.numerics.ENSEMBLE_QUERIES` queries of
+    :func:`~attention_scaling.numerics.query_ensemble`, both with scores
+    :math:`q\cdot k/\sqrt{d_k}`.
+
+    Returns
+    -------
+    dict
+        ``"magnitudes"`` (the grid), ``"draw"`` (largest weight of the one draw at each),
+        ``"mean"`` (an :class:`~attention_scaling.numerics.Expectation` at each), and
+        ``"first_draw"``, ``"first_mean"``: the first grid magnitude above ``threshold``, or
+        None if none is.
+    """
+    from .numerics import expectation, query_ensemble, shared_draw, softmax
+
+    threshold = v.positive_real(threshold, "threshold")
+    if threshold >= 1:
+        raise ValueError(f"threshold must be below 1, got {threshold}")
+    q, k = shared_draw(d_k, n_keys, seed)
+    Q, K = query_ensemble(d_k, n_keys, seed=seed)
+    unit, unit_many = k @ q, np.einsum("id,ijd->ij", Q, K)
+    root = np.sqrt(d_k)
+    draw = [float(softmax(m * m * unit / root).max()) for m in ATTENTION_MAGNITUDES]
+    mean = [expectation(softmax(m * m * unit_many / root).max(axis=-1)) for m in ATTENTION_MAGNITUDES]
+    return {
+        "magnitudes": ATTENTION_MAGNITUDES, "draw": draw, "mean": mean,
+        "first_draw": next((m for m, x in zip(ATTENTION_MAGNITUDES, draw) if x > threshold), None),
+        "first_mean": next((m for m, e in zip(ATTENTION_MAGNITUDES, mean) if e.mean > threshold), None),
+    }
