@@ -409,3 +409,25 @@ def test_static_player_readouts_all_show_means():
     assert len(data["readouts"]) == len(NormalizationFigure.MODES) * len(ATTENTION_MAGNITUDES)
     for text in data["readouts"] + data["alts"]:
         assert text.count(f"(mean of {ENSEMBLE_QUERIES} queries") == 3
+
+
+def test_exercises_3_3_and_6_1_get_one_answer(attention_fig):
+    """magnitude_to_saturate answers both exercises; each explorer's own readouts agree with it."""
+    from attention_scaling.explorables import magnitude_to_saturate
+
+    answer = magnitude_to_saturate(0.9, d_k=64, n_keys=16, seed=0)
+    norm = NormalizationFigure(d_k=64, n_keys=16, seed=0)
+    for i, m in enumerate(ATTENTION_MAGNITUDES):
+        attention_fig.update(d_k=64, magnitude=m, n_keys=16, seed=0)
+        norm.update(magnitude=m, mode="scaled")
+        for st, draw, mean in ((attention_fig.state, attention_fig.state["readouts"]["scaled"]["max weight"],
+                                attention_fig.state["expectation"]["scaled"]["max weight"].mean),
+                               (norm.state, norm.state["readouts"]["max weight"],
+                                norm.state["expectation"]["max weight"].mean)):
+            assert draw == pytest.approx(answer["draw"][i], rel=1e-12)
+            assert mean == pytest.approx(answer["mean"][i].mean, rel=1e-12)
+    firsts = [m for m, x in zip(ATTENTION_MAGNITUDES, answer["draw"]) if x > 0.9]
+    assert answer["first_draw"] == firsts[0]
+    assert answer["first_mean"] == next(m for m, e in zip(ATTENTION_MAGNITUDES, answer["mean"]) if e.mean > 0.9)
+    with pytest.raises(ValueError, match="^threshold"):
+        magnitude_to_saturate(1.0)
