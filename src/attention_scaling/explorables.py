@@ -222,33 +222,37 @@ ATTENTION_MAGNITUDES = (0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 3.0, 10.0)
 SCALES = (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 50.0, 70.0, 100.0)
 
 
-def _measures(draw: dict, expect: dict, max_entropy: float, n: int, what: str = "queries") -> str:
-    """'largest weight 0.248 (mean of 200 queries 0.240 ± 0.007), entropy …': one draw beside its mean."""
+def _measures(draw: dict, expect: dict) -> str:
+    """'largest weight 0.248 (mean 0.240 ± 0.007), entropy …': one draw beside its mean, compactly
+
+    (every static frame of a player carries its readout: each character counts ~90 times)."""
     def both(name, digits):
-        return f"{draw[name]:.{digits}f} (mean of {n} {what} {expect[name].show(digits)})"
+        return f"{draw[name]:.{digits}f} (mean {expect[name].show(digits)})"
 
-    return (f"largest weight {both('max weight', 3)}, entropy {both('entropy', 2)} of at most "
-            f"{max_entropy:.2f} nats, largest P(1-P) {both('largest P(1-P)', 4)}")
+    return (f"largest weight {both('max weight', 3)}, entropy {both('entropy', 2)}, "
+            f"largest P(1-P) {both('largest P(1-P)', 3)}")
 
 
-#: What "±" means in every readout.
-PLUS_MINUS = "± is one standard error of the mean."
+def _means_note(n: int, max_entropy: float, what: str = "queries") -> str:
+    """What every 'mean' and '±' of a readout is, and the entropy's unit and ceiling."""
+    return f"each mean is over {n} {what}, ± one standard error; entropy in nats, at most {max_entropy:.2f}"
 
 
 def _describe_attention(state) -> tuple[str, str]:
     p = state["params"]
-    r, e, n = state["readouts"], state["expectation"], state["n_queries"]
-    setting = f"d_k = {p['d_k']}, magnitude m = {p['magnitude']:.2f}, {p['n_keys']} keys"
+    r, e = state["readouts"], state["expectation"]
+    lead = (f"One draw (seed {p['seed']}) at d_k = {p['d_k']}, magnitude m = {p['magnitude']:.2f}, "
+            f"{p['n_keys']} keys; {_means_note(state['n_queries'], state['max_entropy'])}.")
 
     def part(name):
-        return _measures(r[name], e[name], state["max_entropy"], n)
+        return _measures(r[name], e[name])
 
-    alt = (f"Attention explorer at {setting}, one draw (seed {p['seed']}); lines and bands show the mean and "
-           f"middle 80 % of {n} queries. Unscaled scores q·k, this draw: {part('unscaled')}. "
-           f"Scaled scores q·k/√d_k, this draw: {part('scaled')}. The right panel compares the spread of |q·k| "
-           f"over random pairs with its prediction. {PLUS_MINUS}")
-    readout = (f"One draw (seed {p['seed']}) at {setting}. Unscaled: {part('unscaled')}.  "
-               f"Scaled by 1/√d_k: {part('scaled')}.  {PLUS_MINUS}")
+    top = {name: f"{r[name]['max weight']:.3f} (mean {e[name]['max weight'].show()})" for name in r}
+    alt = (f"Attention explorer, one draw (seed {p['seed']}) at d_k = {p['d_k']}, m = {p['magnitude']:.2f}, "
+           f"{p['n_keys']} keys. Largest weight, unscaled {top['unscaled']}, scaled {top['scaled']}; each mean "
+           f"is over {state['n_queries']} queries, ± one standard error, drawn as lines with bands for their "
+           f"middle 80 %. Right panel: |q·k| over random pairs against its prediction. All numbers: readout.")
+    readout = f"{lead} Unscaled: {part('unscaled')}.  Scaled by 1/√d_k: {part('scaled')}."
     return alt, readout
 
 
@@ -278,17 +282,15 @@ def attention_explorer(n_pairs: int = 2000) -> Explorable:
 
 def _describe_scale(state) -> tuple[str, str]:
     s = state["params"]["scale"]
-    r, e, n = state["readouts"], state["expectation"], state["n_draws"]
-    k = len(state["p"])
-    text = (_measures(r, e, state["max_entropy"], n, "draws")
-            + f", norm of the Jacobian {r['norm of J']:.4f} (mean of {n} draws {e['norm of J'].show(4)})")
-    seed = state["params"].get("seed")
-    alt = (f"Softmax of one draw of {k} scores" + (f" (seed {seed})" if seed is not None else "")
-           + f" times a scale s = {s:g} (temperature {1 / s:.3g}), "
-           f"dashed lines and bands: mean and middle 80 % over {n} draws of {k} scores. This draw: {text}. {PLUS_MINUS}")
-    seed = state["params"].get("seed")
-    draw = f"one draw of {k} scores" + (f" (seed {seed})" if seed is not None else "")
-    return alt, f"Scale s = {s:g}, {draw}: {text}.  {PLUS_MINUS}"
+    r, e = state["readouts"], state["expectation"]
+    k, seed = len(state["p"]), state["params"].get("seed")
+    lead = (f"One draw of {k} scores" + (f" (seed {seed})" if seed is not None else "")
+            + f" times a scale s = {s:g} (temperature {1 / s:.3g}); "
+            + f"{_means_note(state['n_draws'], state['max_entropy'], 'draws')}.")
+    text = ("This draw: " + _measures(r, e)
+            + f", norm of the Jacobian {r['norm of J']:.4f} (mean {e['norm of J'].show(4)})")
+    alt = f"Softmax explorer. {lead} {text}. Dashed lines and bands: the mean and middle 80 % of the draws."
+    return alt, f"{lead} {text}."
 
 
 def scale_explorer(seed: int = 0) -> Explorable:
@@ -307,12 +309,12 @@ def scale_explorer(seed: int = 0) -> Explorable:
 
 def _describe_normalization(state) -> tuple[str, str]:
     p = state["params"]
-    text = _measures(state["readouts"], state["expectation"], state["max_entropy"], state["n_queries"])
-    alt = (f"Normalisation explorer with {p['mode']} scores at vector magnitude m = {p['magnitude']:.2f}, "
-           f"one draw (seed {p['seed']}): {text}. The right panel shows the mean largest weight over "
-           f"{state['n_queries']} queries against the magnitude for every mode, with bands for their middle 80 %. "
-           f"{PLUS_MINUS}")
-    return alt, f"{p['mode']}, magnitude m = {p['magnitude']:.2f}, one draw (seed {p['seed']}): {text}.  {PLUS_MINUS}"
+    lead = (f"One draw (seed {p['seed']}) with {p['mode']} scores at magnitude m = {p['magnitude']:.2f}; "
+            f"{_means_note(state['n_queries'], state['max_entropy'])}.")
+    text = "This draw: " + _measures(state["readouts"], state["expectation"])
+    alt = (f"Normalisation explorer. {lead} {text}. Right panel: the mean largest weight against the magnitude "
+           f"for every mode, with bands for the middle 80 % of the queries.")
+    return alt, f"{lead} {text}."
 
 
 def normalization_explorer(seed: int = 0) -> Explorable:
