@@ -432,23 +432,25 @@ class BlitFigure:
         return self.png()
 
 
-def _expectation_marks(ax, color: str, linestyle: str):
+def _expectation_marks(ax, color: str, linestyle: str, band: bool = True):
     """A band (the middle 80 % of many draws) and a horizontal line (their mean), to animate.
 
     Their z-order puts them above every fixed artist, in the order a blit draws them, so a
-    full redraw and a blitted frame agree.
+    full redraw and a blitted frame agree. ``band=False`` gives the line alone.
     """
-    band = ax.axhspan(0.0, 0.0, color=color, alpha=0.13, linewidth=0, zorder=3)
     line = ax.axhline(0.0, color=color, linestyle=linestyle, linewidth=1.6, zorder=3.1)
-    return band, line
+    if not band:
+        return (line,)
+    return ax.axhspan(0.0, 0.0, color=color, alpha=0.13, linewidth=0, zorder=3), line
 
 
 def _set_expectation(marks, e) -> None:
-    """Move a band and line from :func:`_expectation_marks` to an :class:`~.numerics.Expectation`."""
-    band, line = marks
+    """Move a (band and) line from :func:`_expectation_marks` to an :class:`~.numerics.Expectation`."""
+    line = marks[-1]
     line.set_ydata([e.mean, e.mean])
-    band.set_y(e.low)
-    band.set_height(e.high - e.low)
+    if len(marks) == 2:
+        marks[0].set_y(e.low)
+        marks[0].set_height(e.high - e.low)
 
 
 def _expectations(p, axis: int = -1) -> dict:
@@ -495,8 +497,8 @@ class AttentionFigure(BlitFigure):
 
     Vectors are drawn once per seed at the largest :data:`D_VALUES`; see
     :func:`~attention_scaling.numerics.score_sample`. The query and keys shown are
-    :func:`~attention_scaling.numerics.shared_draw` (the same on every page); the lines and
-    bands in panels 1 and 2 are the mean and the middle 80 % over the
+    :func:`~attention_scaling.numerics.shared_draw` (the same on every page); the lines in
+    panels 1 and 2 are the mean, and the bands in panel 1 the middle 80 %, over the
     :data:`~attention_scaling.numerics.ENSEMBLE_QUERIES` queries of
     :func:`~attention_scaling.numerics.query_ensemble` for the same seed.
     """
@@ -538,8 +540,9 @@ class AttentionFigure(BlitFigure):
         ax_g.set_ylim(0, 0.27)
         ax_g.set_xlabel("weight $P_j$")
         ax_g.set_ylabel(r"$\partial P_j/\partial z_j$")
-        self.mean_g_u = self._animate(*_expectation_marks(ax_g, red, "-"))
-        self.mean_g_s = self._animate(*_expectation_marks(ax_g, blue, "-"))
+        # lines alone here: bands in this panel cost about 20 kB over a static player's frames
+        self.mean_g_u = (self._animate(*_expectation_marks(ax_g, red, "-", band=False)),)
+        self.mean_g_s = (self._animate(*_expectation_marks(ax_g, blue, "-", band=False)),)
         ax_g.plot([], [], "-", color="0.35", linewidth=6, alpha=0.25,
                   label=f"line, band: mean, middle 80 % of {ENSEMBLE_QUERIES} queries")
 
