@@ -159,8 +159,8 @@ def test_player_holds_one_frame_per_grid_point(attention_player):
     assert len(set(data["frames"])) == n  # every frame differs
     for frame in data["frames"][:3]:
         assert base64.b64decode(frame).startswith(b"\x89PNG")
-    assert "d_k = 1, magnitude m = 0.10" in data["alts"][0]
-    assert "d_k = 1024, magnitude m = 10.00" in data["alts"][-1]
+    assert "d_k = 1, m = 0.10" in data["alts"][0]
+    assert "d_k = 1024, m = 10.00" in data["alts"][-1]
     total = sum(len(f) for f in data["frames"])
     assert total <= FRAME_BUDGET_BYTES
 
@@ -171,7 +171,7 @@ def test_player_markup_is_labelled(attention_player):
     for cid in ids:
         assert f'<label for="{cid}">' in attention_player
         assert f'<output for="{cid}">' in attention_player
-    assert 'alt="Attention explorer at d_k = 64, magnitude m = 1.00' in attention_player
+    assert 'alt="Attention explorer, one draw (seed 0) at d_k = 64, m = 1.00' in attention_player
 
 
 def test_scale_player_grid():
@@ -236,3 +236,201 @@ def test_quiz_markup_and_validation():
         Option("a", False, " ")
     with pytest.raises(ValueError, match="^questions"):
         Quiz("t", [])
+
+
+# --- one draw and its average: shared draws, and a mean beside every single-draw readout ----
+
+from attention_scaling.explorables import normalization_explorer  # noqa: E402
+from attention_scaling.figures import NormalizationFigure  # noqa: E402
+from attention_scaling.numerics import (  # noqa: E402
+    ENSEMBLE_QUERIES,
+    SHARED_MAX_DIM,
+    SHARED_MAX_KEYS,
+    expectation,
+    query_ensemble,
+    shared_draw,
+)
+
+MEASURES = ("max weight", "entropy", "largest P(1-P)")
+
+
+def direct_means(Q, K, divide):
+    """Means of the three measures over the rows, from the vectors themselves (no prefix sums)."""
+    p = softmax(np.einsum("id,ijd->ij", Q, K) / divide)
+    per_row = {"max weight": p.max(axis=1), "entropy": entropy(p),
+               "largest P(1-P)": (p * (1 - p)).max(axis=1)}
+    return {name: float(np.mean(x)) for name, x in per_row.items()}
+
+
+def test_shared_draw_is_the_first_query_of_its_ensemble_and_extends_with_d_k():
+    q, k = shared_draw(64, 16, seed=5, magnitude=2.0)
+    Q, K = query_ensemble(64, 16, n_queries=3, seed=5, magnitude=2.0)
+    np.testing.assert_array_equal(Q[0], q)
+    np.testing.assert_array_equal(K[0], k)
+    q_big, k_big = shared_draw(256, 40, seed=5, magnitude=2.0)
+    np.testing.assert_array_equal(q_big[:64], q)  # a larger d_k and more keys extend the same draw
+    np.testing.assert_array_equal(k_big[:16, :64], k)
+    # every vector is N(0, m^2): over 200 queries the sample variance is near m^2 = 4
+    Q, K = query_ensemble(64, 16, seed=5, magnitude=2.0)
+    assert abs(K.var() / 4 - 1) < 0.03 and abs(Q.var() / 4 - 1) < 0.05
+    assert not np.array_equal(Q[0], Q[1])
+
+
+@pytest.mark.parametrize(
+    "kwargs, param",
+    [({"d_k": SHARED_MAX_DIM + 1}, "d_k"), ({"d_k": 0}, "d_k"), ({"n_keys": SHARED_MAX_KEYS + 1}, "n_keys"),
+     ({"seed": -1}, "seed"), ({"magnitude": 0.0}, "magnitude"), ({"magnitude": np.nan}, "magnitude")],
+)
+def test_shared_draw_bad_input(kwargs, param):
+    args = {"d_k": 8} | kwargs
+    with pytest.raises(ValueError, match=rf"^{param}\b"):
+        shared_draw(**args)
+    with pytest.raises(ValueError, match=rf"^{param}\b"):
+        query_ensemble(**args)
+
+
+def test_expectation_summary():
+    x = np.arange(11.0)
+    e = expectation(x)
+    assert e.mean == 5.0 and e.n == 11
+    assert e.se == pytest.approx(np.sqrt(11.0) / np.sqrt(11))  # sample std of 0..10 is sqrt(11)
+    assert e.low == pytest.approx(1.0) and e.high == pytest.approx(9.0)
+    assert e.show(2) == "5.00 ± 1.00"
+    assert expectation([1.0, 1.0 + 1e-5]).show(3) == "1.000 ± 5e-06"
+    with pytest.raises(ValueError, match="^values"):
+        expectation([1.0])
+
+
+@pytest.mark.parametrize("seed", [0, 4])
+def test_explorers_with_the_same_setup_show_the_same_draw(attention_fig, seed):
+    """Same d_k, magnitude, keys and seed: identical weights, readouts and means in every explorer."""
+    d_k, n = 64, 16
+    norm = NormalizationFigure(d_k=d_k, n_keys=n, seed=seed)
+    q, k = shared_draw(d_k, n, seed)
+    np.testing.assert_array_equal(norm.q[0], q)
+    np.testing.assert_array_equal(norm.k, k)
+    for m in (0.1, 1.0, 3.0):
+        attention_fig.update(d_k=d_k, magnitude=m, n_keys=n, seed=seed)
+        norm.update(magnitude=m, mode="scaled")
+        a, b = attention_fig.state, norm.state
+        exact = softmax((m * k) @ (m * q) / np.sqrt(d_k))
+        np.testing.assert_allclose(a["p_scaled"], exact, rtol=1e-12, atol=1e-300)
+        np.testing.assert_allclose(b["p"], exact, rtol=1e-12, atol=1e-300)
+        for name in MEASURES:
+            assert f"{a['readouts']['scaled'][name]:.4f}" == f"{b['readouts'][name]:.4f}"
+            assert a["expectation"]["scaled"][name].mean == pytest.approx(b["expectation"][name].mean, rel=1e-12)
+        assert a["n_queries"] == b["n_queries"] == ENSEMBLE_QUERIES
+        scaled_part = _describe_attention_part(attention_fig.state)
+        assert scaled_part in _describe_normalization(norm.state)[1]
+
+
+def _describe_attention_part(state):
+    from attention_scaling.explorables import _measures
+
+    return _measures(state["readouts"]["scaled"], state["expectation"]["scaled"])
+
+
+def _describe_normalization(state):
+    from attention_scaling.explorables import _describe_normalization as describe
+
+    return describe(state)
+
+
+def test_attention_means_come_from_the_ensemble_vectors(attention_fig):
+    """The prefix-sum means of the explorer equal means computed from query_ensemble's vectors."""
+    for d_k, m, n in ((4, 1.0, 16), (256, 0.5, 9), (1024, 1.5, 64)):
+        attention_fig.update(d_k=d_k, magnitude=m, n_keys=n, seed=2)
+        Q, K = query_ensemble(d_k, n, seed=2, magnitude=m)
+        for name, divide in (("unscaled", 1.0), ("scaled", np.sqrt(d_k))):
+            want = direct_means(Q, K, divide)
+            got = attention_fig.state["expectation"][name]
+            for measure in MEASURES:
+                assert got[measure].mean == pytest.approx(want[measure], rel=1e-9, abs=1e-12)
+
+
+def test_normalization_means_come_from_the_ensemble_vectors():
+    from attention_scaling.normalization import attention_scores
+
+    fig = NormalizationFigure(seed=1)
+    Q, K = query_ensemble(fig.d_k, len(fig.k), seed=1)
+    for mode in fig.MODES:
+        for m in (0.1, 2.0):
+            fig.update(magnitude=m, mode=mode)
+            p = np.array([softmax(attention_scores(m * Q[i:i + 1], m * K[i], mode=mode, gain=fig.gain)[0])
+                          for i in range(len(Q))])
+            assert fig.state["expectation"]["max weight"].mean == pytest.approx(p.max(axis=1).mean(), rel=1e-12)
+            line = fig.mean_w[1]
+            assert line.get_ydata()[0] == pytest.approx(p.max(axis=1).mean(), rel=1e-12)
+
+
+def test_scale_means_include_the_draw_shown():
+    fig = ScaleFigure(seed=3)
+    np.testing.assert_array_equal(np.sort(fig.z_draws[0])[::-1], fig.z)
+    np.testing.assert_array_equal(fig.z_draws, np.random.default_rng(3).standard_normal((ENSEMBLE_QUERIES, 8)))
+    fig.update(scale=2.0)
+    p = softmax(2.0 * fig.z_draws)
+    assert fig.state["expectation"]["max weight"].mean == pytest.approx(p.max(axis=1).mean(), rel=1e-12)
+    assert fig.mean_p[1].get_ydata()[0] == pytest.approx(p.max(axis=1).mean(), rel=1e-12)
+
+
+PAIR = re.compile(r"(largest weight|entropy|largest P\(1-P\)|norm of the Jacobian) (\d+\.\d+)"
+                  r"(?: \(mean (\d+\.\d+) ± (\d+\.\d+|\de-\d+)\))?")
+
+
+@pytest.mark.parametrize("make, points", [
+    (attention_explorer, [{"d_k": 1, "magnitude": 0.1}, {"d_k": 64, "magnitude": 1.0},
+                          {"d_k": 1024, "magnitude": 10.0, "n_keys": 33, "seed": 7}]),
+    (scale_explorer, [{"scale": 0.05}, {"scale": 2.0}, {"scale": 100.0}]),
+    (normalization_explorer, [{"mode": mode, "magnitude": m} for mode in NormalizationFigure.MODES
+                              for m in (0.1, 10.0)]),
+])
+def test_every_single_draw_readout_sits_beside_its_mean(make, points):
+    """Every number of one draw in a readout or alt text is followed by its mean over the ensemble."""
+    exp = make()
+    for point in points:
+        _, alt, readout = exp.frame(**point)
+        state = exp.figure.state
+        for text in (alt, readout):
+            assert "one draw" in text.lower() and "± one standard error" in text
+            assert re.search(rf"each mean is over {ENSEMBLE_QUERIES} (queries|draws)", text)
+            seed = state["params"].get("seed", None)
+            if seed is not None:
+                assert f"seed {seed}" in text
+            # every number of the draw sits beside its mean: in the alt text at least the largest
+            # weight, in the readout every measure
+            assert re.search(r"\d\.\d+ \(mean \d\.\d+ ± ", text)
+            found = PAIR.findall(text)
+            assert text is alt or len(found) >= 3
+            for measure, _, mean, se in found:
+                assert mean, (measure, text)  # every number of the draw has its mean beside it
+                assert float(se) > 0 or float(mean) in (0.0, 1.0)
+    assert "one draw" in exp.title
+
+
+def test_static_player_readouts_all_show_means():
+    data = player_data(normalization_explorer().static_html())
+    assert len(data["readouts"]) == len(NormalizationFigure.MODES) * len(ATTENTION_MAGNITUDES)
+    for text in data["readouts"] + data["alts"]:
+        assert text.count("(mean ") == 3 and f"each mean is over {ENSEMBLE_QUERIES} queries" in text
+
+
+def test_exercises_3_3_and_6_1_get_one_answer(attention_fig):
+    """magnitude_to_saturate answers both exercises; each explorer's own readouts agree with it."""
+    from attention_scaling.explorables import magnitude_to_saturate
+
+    answer = magnitude_to_saturate(0.9, d_k=64, n_keys=16, seed=0)
+    norm = NormalizationFigure(d_k=64, n_keys=16, seed=0)
+    for i, m in enumerate(ATTENTION_MAGNITUDES):
+        attention_fig.update(d_k=64, magnitude=m, n_keys=16, seed=0)
+        norm.update(magnitude=m, mode="scaled")
+        for st, draw, mean in ((attention_fig.state, attention_fig.state["readouts"]["scaled"]["max weight"],
+                                attention_fig.state["expectation"]["scaled"]["max weight"].mean),
+                               (norm.state, norm.state["readouts"]["max weight"],
+                                norm.state["expectation"]["max weight"].mean)):
+            assert draw == pytest.approx(answer["draw"][i], rel=1e-12)
+            assert mean == pytest.approx(answer["mean"][i].mean, rel=1e-12)
+    firsts = [m for m, x in zip(ATTENTION_MAGNITUDES, answer["draw"]) if x > 0.9]
+    assert answer["first_draw"] == firsts[0]
+    assert answer["first_mean"] == next(m for m, e in zip(ATTENTION_MAGNITUDES, answer["mean"]) if e.mean > 0.9)
+    with pytest.raises(ValueError, match="^threshold"):
+        magnitude_to_saturate(1.0)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _validate as v
+from .numerics import ENSEMBLE_QUERIES
 from .figures import D_VALUES, MAX_KEYS, AttentionFigure, BlitFigure, NormalizationFigure, ScaleFigure
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "scale_explorer",
     "normalization_explorer",
     "static_mode",
+    "magnitude_to_saturate",
 ]
 
 #: Set to 1 by the book build; explorables then render as static players.
@@ -220,20 +222,37 @@ ATTENTION_MAGNITUDES = (0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 3.0, 10.0)
 SCALES = (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 50.0, 70.0, 100.0)
 
 
+def _measures(draw: dict, expect: dict) -> str:
+    """'largest weight 0.248 (mean 0.240 ± 0.007), entropy …': one draw beside its mean, compactly
+
+    (every static frame of a player carries its readout: each character counts ~90 times)."""
+    def both(name, digits):
+        return f"{draw[name]:.{digits}f} (mean {expect[name].show(digits)})"
+
+    return (f"largest weight {both('max weight', 3)}, entropy {both('entropy', 2)}, "
+            f"largest P(1-P) {both('largest P(1-P)', 3)}")
+
+
+def _means_note(n: int, max_entropy: float, what: str = "queries") -> str:
+    """What every 'mean' and '±' of a readout is, and the entropy's unit and ceiling."""
+    return f"each mean is over {n} {what}, ± one standard error; entropy in nats, at most {max_entropy:.2f}"
+
+
 def _describe_attention(state) -> tuple[str, str]:
     p = state["params"]
-    r = state["readouts"]
-    setting = f"d_k = {p['d_k']}, magnitude m = {p['magnitude']:.2f}, {p['n_keys']} keys, seed {p['seed']}"
+    r, e = state["readouts"], state["expectation"]
+    lead = (f"One draw (seed {p['seed']}) at d_k = {p['d_k']}, magnitude m = {p['magnitude']:.2f}, "
+            f"{p['n_keys']} keys; {_means_note(state['n_queries'], state['max_entropy'])}.")
 
     def part(name):
-        x = r[name]
-        return (f"largest weight {x['max weight']:.3f}, entropy {x['entropy']:.2f} of at most "
-                f"{state['max_entropy']:.2f} nats, largest P(1-P) {x['largest P(1-P)']:.4f}")
+        return _measures(r[name], e[name])
 
-    alt = (f"Attention explorer at {setting}. Unscaled scores q·k: {part('unscaled')}. "
-           f"Scaled scores q·k/√d_k: {part('scaled')}. The right panel compares the spread of |q·k| "
-           f"over random pairs with its prediction.")
-    readout = f"Unscaled: {part('unscaled')}.  Scaled by 1/√d_k: {part('scaled')}."
+    top = {name: f"{r[name]['max weight']:.3f} (mean {e[name]['max weight'].show()})" for name in r}
+    alt = (f"Attention explorer, one draw (seed {p['seed']}) at d_k = {p['d_k']}, m = {p['magnitude']:.2f}, "
+           f"{p['n_keys']} keys. Largest weight, unscaled {top['unscaled']}, scaled {top['scaled']}; each mean "
+           f"is over {state['n_queries']} queries, ± one standard error, drawn as lines with bands for their "
+           f"middle 80 %. Right panel: |q·k| over random pairs against its prediction. All numbers: readout.")
+    readout = f"{lead} Unscaled: {part('unscaled')}.  Scaled by 1/√d_k: {part('scaled')}."
     return alt, readout
 
 
@@ -245,7 +264,8 @@ def attention_explorer(n_pairs: int = 2000) -> Explorable:
     n_pairs = v.positive_int(n_pairs, "n_pairs")
     return Explorable(
         name="attention",
-        title="Attention weights, their gradients and the spread of q·k, unscaled vs scaled by 1/√d_k",
+        title=("Attention weights, their gradients and the spread of q·k, unscaled vs scaled by 1/√d_k "
+               f"(each frame: one draw, beside the mean of {ENSEMBLE_QUERIES} queries)"),
         make_figure=lambda: AttentionFigure(n_pairs=n_pairs),
         controls=[
             Control("d_k", "key dimension d_k", "dimensions", D_VALUES, 64, ("select", D_VALUES)),
@@ -262,12 +282,15 @@ def attention_explorer(n_pairs: int = 2000) -> Explorable:
 
 def _describe_scale(state) -> tuple[str, str]:
     s = state["params"]["scale"]
-    r = state["readouts"]
-    text = (f"largest weight {r['max weight']:.3f}, entropy {r['entropy']:.2f} of at most "
-            f"{state['max_entropy']:.2f} nats, largest P(1-P) {r['largest P(1-P)']:.4f}, "
-            f"norm of the Jacobian {r['norm of J']:.4f}")
-    alt = f"Softmax of 8 fixed scores times a scale s = {s:g} (temperature {1 / s:.3g}): {text}."
-    return alt, f"Scale s = {s:g}: {text}."
+    r, e = state["readouts"], state["expectation"]
+    k, seed = len(state["p"]), state["params"].get("seed")
+    lead = (f"One draw of {k} scores" + (f" (seed {seed})" if seed is not None else "")
+            + f" times a scale s = {s:g} (temperature {1 / s:.3g}); "
+            + f"{_means_note(state['n_draws'], state['max_entropy'], 'draws')}.")
+    text = ("This draw: " + _measures(r, e)
+            + f", norm of the Jacobian {r['norm of J']:.4f} (mean {e['norm of J'].show(4)})")
+    alt = f"Softmax explorer. {lead} {text}. Dashed lines and bands: the mean and middle 80 % of the draws."
+    return alt, f"{lead} {text}."
 
 
 def scale_explorer(seed: int = 0) -> Explorable:
@@ -275,7 +298,8 @@ def scale_explorer(seed: int = 0) -> Explorable:
     seed = v.positive_int(seed, "seed", minimum=0)
     return Explorable(
         name="scale",
-        title="One score vector times a scale s: softmax, P(1−P) and the Jacobian",
+        title=(f"One score vector times a scale s: softmax, P(1−P) and the Jacobian "
+               f"(one draw of 8 scores, seed {seed}, beside the mean of {ENSEMBLE_QUERIES} draws)"),
         make_figure=lambda: ScaleFigure(seed=seed),
         controls=[Control("scale", "scale s", "(inverse temperature 1/T)", SCALES, 1.0,
                           ("log", 0.05, 100.0, 0.02), fmt="{:g}")],
@@ -285,12 +309,12 @@ def scale_explorer(seed: int = 0) -> Explorable:
 
 def _describe_normalization(state) -> tuple[str, str]:
     p = state["params"]
-    r = state["readouts"]
-    text = (f"largest weight {r['max weight']:.3f}, entropy {r['entropy']:.2f} of at most "
-            f"{state['max_entropy']:.2f} nats, largest P(1-P) {r['largest P(1-P)']:.4f}")
-    alt = (f"Normalisation explorer with {p['mode']} scores at vector magnitude m = {p['magnitude']:.2f}: "
-           f"{text}. The right panel shows the largest weight against the magnitude for every mode.")
-    return alt, f"{p['mode']}, magnitude m = {p['magnitude']:.2f}: {text}."
+    lead = (f"One draw (seed {p['seed']}) with {p['mode']} scores at magnitude m = {p['magnitude']:.2f}; "
+            f"{_means_note(state['n_queries'], state['max_entropy'])}.")
+    text = "This draw: " + _measures(state["readouts"], state["expectation"])
+    alt = (f"Normalisation explorer. {lead} {text}. Right panel: the mean largest weight against the magnitude "
+           f"for every mode, with bands for the middle 80 % of the queries.")
+    return alt, f"{lead} {text}."
 
 
 def normalization_explorer(seed: int = 0) -> Explorable:
@@ -299,7 +323,8 @@ def normalization_explorer(seed: int = 0) -> Explorable:
     modes = NormalizationFigure.MODES
     return Explorable(
         name="normalization",
-        title="Vector magnitude against three normalisations: 1/√d_k, QK-norm, LayerNorm on q and k",
+        title=("Vector magnitude against three normalisations: 1/√d_k, QK-norm, LayerNorm on q and k "
+               f"(each frame: one draw, seed {seed}, beside the mean of {ENSEMBLE_QUERIES} queries)"),
         make_figure=lambda: NormalizationFigure(seed=seed),
         controls=[
             Control("mode", "normalisation", "", modes, "scaled", ("select", modes)),
@@ -308,3 +333,38 @@ def normalization_explorer(seed: int = 0) -> Explorable:
         ],
         describe=_describe_normalization,
     )
+
+
+def magnitude_to_saturate(threshold: float = 0.9, d_k: int = 64, n_keys: int = 16, seed: int = 0) -> dict:
+    r"""On the magnitude grid, where the largest *scaled* weight first passes ``threshold``.
+
+    The question of Exercises 3.3 and 6.1, answered once for both: for the one draw the
+    explorers show (:func:`~attention_scaling.numerics.shared_draw`) and for the mean over
+    the :data:`~attention_scaling.numerics.ENSEMBLE_QUERIES` queries of
+    :func:`~attention_scaling.numerics.query_ensemble`, both with scores
+    :math:`q\cdot k/\sqrt{d_k}`.
+
+    Returns
+    -------
+    dict
+        ``"magnitudes"`` (the grid), ``"draw"`` (largest weight of the one draw at each),
+        ``"mean"`` (an :class:`~attention_scaling.numerics.Expectation` at each), and
+        ``"first_draw"``, ``"first_mean"``: the first grid magnitude above ``threshold``, or
+        None if none is.
+    """
+    from .numerics import expectation, query_ensemble, shared_draw, softmax
+
+    threshold = v.positive_real(threshold, "threshold")
+    if threshold >= 1:
+        raise ValueError(f"threshold must be below 1, got {threshold}")
+    q, k = shared_draw(d_k, n_keys, seed)
+    Q, K = query_ensemble(d_k, n_keys, seed=seed)
+    unit, unit_many = k @ q, np.einsum("id,ijd->ij", Q, K)
+    root = np.sqrt(d_k)
+    draw = [float(softmax(m * m * unit / root).max()) for m in ATTENTION_MAGNITUDES]
+    mean = [expectation(softmax(m * m * unit_many / root).max(axis=-1)) for m in ATTENTION_MAGNITUDES]
+    return {
+        "magnitudes": ATTENTION_MAGNITUDES, "draw": draw, "mean": mean,
+        "first_draw": next((m for m, x in zip(ATTENTION_MAGNITUDES, draw) if x > threshold), None),
+        "first_mean": next((m for m, e in zip(ATTENTION_MAGNITUDES, mean) if e.mean > threshold), None),
+    }

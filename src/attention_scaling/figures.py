@@ -432,6 +432,34 @@ class BlitFigure:
         return self.png()
 
 
+def _expectation_marks(ax, color: str, linestyle: str, band: bool = True):
+    """A band (the middle 80 % of many draws) and a horizontal line (their mean), to animate.
+
+    Their z-order puts them above every fixed artist, in the order a blit draws them, so a
+    full redraw and a blitted frame agree. ``band=False`` gives the line alone.
+    """
+    line = ax.axhline(0.0, color=color, linestyle=linestyle, linewidth=1.6, zorder=3.1)
+    if not band:
+        return (line,)
+    return ax.axhspan(0.0, 0.0, color=color, alpha=0.13, linewidth=0, zorder=3), line
+
+
+def _set_expectation(marks, e) -> None:
+    """Move a (band and) line from :func:`_expectation_marks` to an :class:`~.numerics.Expectation`."""
+    line = marks[-1]
+    line.set_ydata([e.mean, e.mean])
+    if len(marks) == 2:
+        marks[0].set_y(e.low)
+        marks[0].set_height(e.high - e.low)
+
+
+def _expectations(p, axis: int = -1) -> dict:
+    """Mean (with standard error and 10–90 % band) of each measure over the rows of ``p``."""
+    from .numerics import expectation, weight_measures
+
+    return {name: expectation(x) for name, x in weight_measures(p, axis=axis).items()}
+
+
 def _grouped_bar_edges(n: int, slot: int) -> tuple[np.ndarray, np.ndarray]:
     """Edges of bar ``slot`` (0 or 1) of each of ``n`` groups on [0, 1], with gaps between."""
     left = (np.arange(n) + 0.1 + 0.4 * slot) / n
@@ -468,22 +496,27 @@ class AttentionFigure(BlitFigure):
        :math:`\mathcal N(0, m^4)` (scaled). A log axis keeps every setting in view.
 
     Vectors are drawn once per seed at the largest :data:`D_VALUES`; see
-    :func:`~attention_scaling.numerics.score_sample`.
+    :func:`~attention_scaling.numerics.score_sample`. The query and keys shown are
+    :func:`~attention_scaling.numerics.shared_draw` (the same on every page); the lines in
+    panels 1 and 2 are the mean, and the bands in panel 1 the middle 80 %, over the
+    :data:`~attention_scaling.numerics.ENSEMBLE_QUERIES` queries of
+    :func:`~attention_scaling.numerics.query_ensemble` for the same seed.
     """
 
-    def __init__(self, n_pairs: int = 2000, width: float = 9.6, height: float = 3.7, dpi: int = 100):
-        from .numerics import score_sample
+    def __init__(self, n_pairs: int = 2000, width: float = 9.6, height: float = 3.95, dpi: int = 100):
+        from .numerics import ENSEMBLE_QUERIES, score_sample
 
         self._score_sample = score_sample
         self.n_pairs = v.positive_int(n_pairs, "n_pairs")
         self._samples: dict[int, object] = {}
+        self._ensembles: dict[int, np.ndarray] = {}
         fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")),
                      dpi=v.positive_int(dpi, "dpi"), layout="constrained")
         super().__init__(fig)
         ax_w, ax_g, ax_h = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.15, 1.0, 1.25]})
         red, blue = COLORS["unscaled"], COLORS["scaled"]
 
-        ax_w.set_title("attention weights of one query", fontsize=10)
+        ax_w.set_title("attention weights of one draw", fontsize=10)
         self.bars_u = self._animate(ax_w.stairs(*reversed(_grouped_bar_edges(8, 0)), fill=True, color=red,
                                                 label=r"unscaled: softmax$(q\cdot k)$"))
         self.bars_s = self._animate(ax_w.stairs(*reversed(_grouped_bar_edges(8, 1)), fill=True, color=blue,
@@ -493,6 +526,9 @@ class AttentionFigure(BlitFigure):
         ax_w.set_xticks([])
         ax_w.set_xlabel("keys (each pair of bars is one key)")
         ax_w.set_ylabel("weight $P_j$")
+        # solid lines: a dashed line costs about 250 bytes more in every static frame
+        self.mean_w_u = self._animate(*_expectation_marks(ax_w, red, "-"))
+        self.mean_w_s = self._animate(*_expectation_marks(ax_w, blue, "-"))
 
         ax_g.set_title(r"gradient $P(1-P)$ at each weight", fontsize=10)
         grid = np.linspace(0, 1, 201)
@@ -504,6 +540,11 @@ class AttentionFigure(BlitFigure):
         ax_g.set_ylim(0, 0.27)
         ax_g.set_xlabel("weight $P_j$")
         ax_g.set_ylabel(r"$\partial P_j/\partial z_j$")
+        # lines alone here: bands in this panel cost about 20 kB over a static player's frames
+        self.mean_g_u = (self._animate(*_expectation_marks(ax_g, red, "-", band=False)),)
+        self.mean_g_s = (self._animate(*_expectation_marks(ax_g, blue, "-", band=False)),)
+        ax_g.plot([], [], "-", color="0.35", linewidth=6, alpha=0.25,
+                  label=f"line, band: mean, middle 80 % of {ENSEMBLE_QUERIES} queries")
 
         ax_h.set_title(rf"size $|q\cdot k|$ over {self.n_pairs} random pairs", fontsize=10)
         zeros = np.zeros(len(SCORE_EDGES) - 1)
@@ -520,9 +561,10 @@ class AttentionFigure(BlitFigure):
         ax_h.set_ylabel("fraction of pairs per bin")
         for ax in (ax_w, ax_g, ax_h):
             _style(ax)
-        fig.legend(loc="outside lower center", ncols=4, fontsize=9, frameon=False)
+        fig.legend(loc="outside lower center", ncols=3, fontsize=9, frameon=False)
         # The setting, as a title; a long placeholder reserves its space in the layout.
-        self.label = self._animate(fig.suptitle("d_k = 1024, magnitude m = 10.00, 64 keys, seed 99", fontsize=10))
+        # The one draw's setting, as plain text (each glyph costs bytes in every static frame).
+        self.label = self._animate(fig.suptitle("one draw: d_k = 1024, m = 10.00, 64 keys, seed 99", fontsize=10))
         self.state: dict = {}
         self.update()
 
@@ -533,6 +575,16 @@ class AttentionFigure(BlitFigure):
                 self._samples.pop(next(iter(self._samples)))
             self._samples[seed] = self._score_sample(D_VALUES, MAX_KEYS, self.n_pairs, seed)
         return self._samples[seed]
+
+    def ensemble(self, seed: int) -> np.ndarray:
+        """Unit scores of the many-query ensemble for ``seed``, at every d_k (cached; a few are kept)."""
+        from .numerics import ENSEMBLE_QUERIES, ensemble_prefix_scores
+
+        if seed not in self._ensembles:
+            if len(self._ensembles) >= 4:
+                self._ensembles.pop(next(iter(self._ensembles)))
+            self._ensembles[seed] = ensemble_prefix_scores(D_VALUES, ENSEMBLE_QUERIES, seed)
+        return self._ensembles[seed]
 
     def update(self, d_k: int = 64, magnitude: float = 1.0, n_keys: int = 16, seed: int = 0) -> None:
         """Show the given setting. Only artist data changes; the axes stay fixed."""
@@ -573,7 +625,13 @@ class AttentionFigure(BlitFigure):
         self.hist_s.set_data(count_s)
         self.pred_u.set_data(pred_u)
         self.pred_s.set_data(pred_s)
-        self.label.set_text(f"$d_k$ = {d_k},  magnitude $m$ = {m:.2f},  {n} keys,  seed {seed}")
+        ens_u = m * m * self.ensemble(seed)[row, :, :n]
+        expect = {"unscaled": _expectations(softmax(ens_u)), "scaled": _expectations(softmax(ens_u / root))}
+        for name, w_marks, g_marks in (("unscaled", self.mean_w_u, self.mean_g_u),
+                                       ("scaled", self.mean_w_s, self.mean_g_s)):
+            _set_expectation(w_marks, expect[name]["max weight"])
+            _set_expectation(g_marks, expect[name]["largest P(1-P)"])
+        self.label.set_text(f"one draw: d_k = {d_k}, m = {m:.2f}, {n} keys, seed {seed}")
 
         self.state = {
             "params": {"d_k": d_k, "magnitude": m, "n_keys": n, "seed": seed},
@@ -584,6 +642,8 @@ class AttentionFigure(BlitFigure):
                        "largest P(1-P)": float(diagonal_gradient(p).max())}
                 for name, p in (("unscaled", p_u), ("scaled", p_s))
             },
+            "expectation": expect,
+            "n_queries": len(ens_u),
             "max_entropy": float(np.log(n)),
         }
 
@@ -592,15 +652,24 @@ class ScaleFigure(BlitFigure):
     r"""One score vector multiplied by a scale :math:`s` (an inverse temperature, :math:`s = 1/T`).
 
     Panels: the softmax output, the diagonal gradients :math:`P_i(1-P_i)`, and the whole
-    Jacobian :math:`\operatorname{diag}(P) - PP^\top` as a heatmap.
+    Jacobian :math:`\operatorname{diag}(P) - PP^\top` as a heatmap. The scores are one draw
+    of ``n_scores`` standard normals; lines and bands in the first two panels show the mean
+    and middle 80 % of the largest weight and the largest :math:`P_i(1-P_i)` over
+    ``n_draws`` such draws (draw 0 is the one shown, before sorting).
     """
 
     SCALE_RANGE = (0.05, 100.0)
 
-    def __init__(self, n_scores: int = 8, seed: int = 0, width: float = 9.6, height: float = 3.4, dpi: int = 100):
+    def __init__(self, n_scores: int = 8, seed: int = 0, width: float = 9.6, height: float = 3.4, dpi: int = 100,
+                 n_draws: int = 200):
         n = v.positive_int(n_scores, "n_scores", minimum=2)
+        n_draws = v.positive_int(n_draws, "n_draws", minimum=2)
         rng = v.generator(seed)
-        self.z = np.sort(rng.standard_normal(n))[::-1]
+        self.seed = int(seed) if isinstance(seed, (int, np.integer)) else None  # None: a Generator was given
+        first = rng.standard_normal(n)
+        self.z = np.sort(first)[::-1]
+        # the same stream continued: with an int seed this is default_rng(seed).standard_normal((n_draws, n))
+        self.z_draws = np.vstack([first, rng.standard_normal((n_draws - 1, n))])
         fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")),
                      dpi=v.positive_int(dpi, "dpi"), layout="constrained")
         super().__init__(fig)
@@ -611,9 +680,13 @@ class ScaleFigure(BlitFigure):
         self.bars_p = self._animate(ax_p.stairs(np.zeros(2 * n - 1), self._bar_edges, fill=True, color=COLORS["scaled"]))
         ax_p.set_ylim(0, 1.02)
         ax_p.set_ylabel("weight $P_i$")
+        self.mean_p = self._animate(*_expectation_marks(ax_p, "0.25", "--"))
+        ax_p.plot([], [], "--", color="0.25", label=f"mean of the largest over {n_draws} draws")
+        ax_p.legend(fontsize=8, loc="upper right")
         ax_g.set_title(r"diagonal gradient $P_i(1-P_i)$", fontsize=10)
         self.bars_g = self._animate(ax_g.stairs(np.zeros(2 * n - 1), self._bar_edges, fill=True, color=COLORS["mark"]))
         ax_g.axhline(0.25, color="0.5", linestyle=":", linewidth=1)
+        self.mean_g = self._animate(*_expectation_marks(ax_g, "0.25", "--"))
         ax_g.set_ylim(0, 0.27)
         for ax in (ax_p, ax_g):
             ax.set_xlim(idx[0], idx[-1])
@@ -627,12 +700,13 @@ class ScaleFigure(BlitFigure):
         ax_j.set_xlabel("$j$")
         ax_j.set_ylabel("$i$")
         fig.colorbar(self.heat, ax=ax_j, shrink=0.85)
-        self.label = self._animate(fig.suptitle("scale s = 0.000 (temperature T = 1/s = 0.000)", fontsize=10))
+        self.label = self._animate(fig.suptitle("one draw of 8 scores; scale s = 0.000 (temperature T = 1/s = 0.000); "
+                                                "dashed: mean of 200 draws", fontsize=10))
         self.state: dict = {}
         self.update()
 
     def update(self, scale: float = 1.0) -> None:
-        from .numerics import entropy, softmax, softmax_jacobian
+        from .numerics import entropy, expectation, softmax, softmax_jacobian
 
         s = v.positive_real(scale, "scale")
         if not self.SCALE_RANGE[0] <= s <= self.SCALE_RANGE[1]:
@@ -643,8 +717,15 @@ class ScaleFigure(BlitFigure):
         self.bars_p.set_data(_bar_values(p))
         self.bars_g.set_data(_bar_values(g))
         self.heat.set_data(jac)
-        self.label.set_text(f"scale $s$ = {s:.3g}  (temperature $T = 1/s$ = {1 / s:.3g})")
-        self.state = {"params": {"scale": s}, "p": p, "gradient": g, "jacobian": jac,
+        p_draws = softmax(s * self.z_draws)
+        expect = _expectations(p_draws)
+        expect["norm of J"] = expectation(np.linalg.eigvalsh(softmax_jacobian(p_draws))[..., -1])
+        _set_expectation(self.mean_p, expect["max weight"])
+        _set_expectation(self.mean_g, expect["largest P(1-P)"])
+        self.label.set_text(f"one draw of {len(p)} scores; scale $s$ = {s:.3g}  (temperature $T = 1/s$ = {1 / s:.3g});  "
+                            f"dashed: mean of {len(p_draws)} draws")
+        self.state = {"params": {"scale": s, "seed": self.seed}, "p": p, "gradient": g, "jacobian": jac,
+                      "expectation": expect, "n_draws": len(p_draws),
                       "readouts": {"max weight": float(p.max()), "entropy": float(entropy(p)),
                                    "largest P(1-P)": float(g.max()), "norm of J": float(np.linalg.eigvalsh(jac)[-1])},
                       "max_entropy": float(np.log(len(p)))}
@@ -674,8 +755,11 @@ class NormalizationFigure(BlitFigure):
 
     Modes: ``"scaled"`` (divide by √d_k), ``"qk-l2"`` (QK-norm with gain √d_k) and
     ``"qk-layernorm"`` (LayerNorm on q and k, then divide by √d_k). Left: the weights of
-    the current mode. Right: the largest weight against the magnitude for every mode
-    (fixed curves), with the current setting marked.
+    the current mode for one draw, :func:`~attention_scaling.numerics.shared_draw` (the same
+    query and keys as the attention explorer at this ``d_k``, keys and seed), with a line and
+    band for the mean and middle 80 % of the largest weight over the queries of
+    :func:`~attention_scaling.numerics.query_ensemble`. Right: that mean (curves) and band
+    against the magnitude for every mode, with the one draw at the current setting marked.
     """
 
     MODES = ("scaled", "qk-l2", "qk-layernorm")
@@ -685,14 +769,17 @@ class NormalizationFigure(BlitFigure):
     def __init__(self, d_k: int = 64, n_keys: int = 16, seed: int = 0, width: float = 9.6, height: float = 3.4,
                  dpi: int = 100):
         from .normalization import attention_scores
+        from .numerics import ENSEMBLE_QUERIES, query_ensemble, shared_draw
 
         self._scores = attention_scores
         self.d_k = v.positive_int(d_k, "d_k")
         n = v.positive_int(n_keys, "n_keys", minimum=2)
-        rng = v.generator(seed)
-        self.q = rng.standard_normal((1, self.d_k))
-        self.k = rng.standard_normal((n, self.d_k))
+        self.seed = v.positive_int(seed, "seed", minimum=0)
+        q, self.k = shared_draw(self.d_k, n, self.seed)
+        self.q = q[None, :]
+        self.q_draws, self.k_draws = query_ensemble(self.d_k, n, ENSEMBLE_QUERIES, self.seed)
         self.gain = float(np.sqrt(self.d_k))
+        self._ensemble_cache: dict = {}
         fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")),
                      dpi=v.positive_int(dpi, "dpi"), layout="constrained")
         super().__init__(fig)
@@ -705,22 +792,30 @@ class NormalizationFigure(BlitFigure):
         ax_w.set_xticks([])
         ax_w.set_xlabel(f"{n} keys")
         ax_w.set_ylabel("weight $P_j$")
-        grid = np.logspace(-1, 1, 61)
+        self.mean_w = self._animate(*_expectation_marks(ax_w, "0.25", "--"))
+        ax_w.plot([], [], "--", color="0.25", label=f"largest weight: mean of {ENSEMBLE_QUERIES} queries")
+        ax_w.legend(fontsize=8, loc="upper right")
+        grid = np.logspace(-1, 1, 41)
         self.curves = {}
         for mode, style in zip(self.MODES, ("-", "--", ":")):
-            tops = [self._weights(m, mode).max() for m in grid]
-            self.curves[mode] = ax_m.plot(grid, tops, style, linewidth=2, label=self.LABELS[mode])[0]
+            stats = [self.expectation(m, mode)["max weight"] for m in grid]
+            self.curves[mode] = ax_m.plot(grid, [e.mean for e in stats], style, linewidth=2,
+                                          label=self.LABELS[mode])[0]
+            ax_m.fill_between(grid, [e.low for e in stats], [e.high for e in stats], alpha=0.12,
+                              color=self.curves[mode].get_color(), linewidth=0)
         self.marker = self._animate(ax_m.plot([], [], "o", color=COLORS["mark"], markersize=9, zorder=4)[0])
+        ax_m.plot([], [], "o", color="0.3", markersize=7, label="one draw (seed %d)" % self.seed)
         ax_m.set_xscale("log")
         ax_m.set_xlim(0.1, 10)
         ax_m.set_ylim(0, 1.02)
         ax_m.set_xlabel("vector magnitude $m$ (log scale)")
-        ax_m.set_ylabel("largest weight")
+        ax_m.set_ylabel(f"largest weight: mean of {ENSEMBLE_QUERIES} queries\n(band: their middle 80 %)")
         ax_m.set_title(rf"largest weight against magnitude, $d_k$ = {self.d_k}", fontsize=10)
         ax_m.legend(fontsize=8.5, loc="center left")
         for ax in (ax_w, ax_m):
             _style(ax)
-        self.label = self._animate(fig.suptitle("mode: qk-layernorm, magnitude m = 10.00", fontsize=10))
+        self.label = self._animate(fig.suptitle("bars: one draw (seed 99), mode: qk-layernorm, magnitude m = 10.00",
+                                                fontsize=10))
         self.state: dict = {}
         self.update()
 
@@ -729,6 +824,25 @@ class NormalizationFigure(BlitFigure):
 
         z = self._scores(magnitude * self.q, magnitude * self.k, mode=mode, gain=self.gain)[0]
         return softmax(z)
+
+    def expectation(self, magnitude: float, mode: str) -> dict:
+        """Mean (and band) of each measure over the ensemble's queries at this magnitude and mode (cached)."""
+        from .normalization import l2_normalize, layer_norm
+        from .numerics import softmax
+
+        key = (float(magnitude), mode)
+        if key not in self._ensemble_cache:
+            if len(self._ensemble_cache) > 512:
+                self._ensemble_cache.clear()
+            q, k = magnitude * self.q_draws, magnitude * self.k_draws  # (Q, d), (Q, n, d)
+            if mode == "scaled":
+                z = np.einsum("id,ijd->ij", q, k) / np.sqrt(self.d_k)
+            elif mode == "qk-l2":
+                z = self.gain * np.einsum("id,ijd->ij", l2_normalize(q), l2_normalize(k))
+            else:
+                z = np.einsum("id,ijd->ij", layer_norm(q), layer_norm(k)) / np.sqrt(self.d_k)
+            self._ensemble_cache[key] = _expectations(softmax(z))
+        return self._ensemble_cache[key]
 
     def update(self, magnitude: float = 1.0, mode: str = "scaled") -> None:
         from .numerics import entropy
@@ -742,8 +856,11 @@ class NormalizationFigure(BlitFigure):
         self.bars.set_data(_bar_values(p))
         self.marker.set_data([m], [p.max()])
         self.marker.set_color(self.curves[mode].get_color())
-        self.label.set_text(f"mode: {mode},  magnitude $m$ = {m:.2f}")
-        self.state = {"params": {"magnitude": m, "mode": mode}, "p": p,
+        expect = self.expectation(m, mode)
+        _set_expectation(self.mean_w, expect["max weight"])
+        self.label.set_text(f"bars: one draw (seed {self.seed}), mode: {mode},  magnitude $m$ = {m:.2f}")
+        self.state = {"params": {"magnitude": m, "mode": mode, "seed": self.seed}, "p": p,
+                      "expectation": expect, "n_queries": len(self.q_draws),
                       "readouts": {"max weight": float(p.max()), "entropy": float(entropy(p)),
                                    "largest P(1-P)": float((p * (1 - p)).max())},
                       "max_entropy": float(np.log(len(p)))}

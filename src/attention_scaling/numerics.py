@@ -462,3 +462,131 @@ def saturation_by_dimension(d_values, magnitude: float = 1.0, n_keys: int = 16, 
             "largest P(1-P)": diagonal_gradient(p, axis=-1).max(axis=-1).mean(axis=-1),
         }
     return out
+
+
+# --- the shared draw: one query and its keys, the same on every page --------------------
+
+#: Every draw of the explorers and chapters is a prefix of a block of this size: one query
+#: and SHARED_MAX_KEYS keys, each of dimension SHARED_MAX_DIM.
+SHARED_MAX_DIM = 1024
+SHARED_MAX_KEYS = 64
+#: Queries (each with its own keys) behind every "mean over many draws" of the explorers.
+ENSEMBLE_QUERIES = 200
+
+__all__ += ["SHARED_MAX_DIM", "SHARED_MAX_KEYS", "ENSEMBLE_QUERIES", "shared_draw", "query_ensemble",
+            "ensemble_prefix_scores", "weight_measures", "Expectation", "expectation"]
+
+
+def _shared_blocks(seed: int, n_queries: int, chunk: int = 16):
+    """Yield blocks ``(c, 1 + SHARED_MAX_KEYS, SHARED_MAX_DIM)`` of ``default_rng(seed)``, in order.
+
+    Row 0 of a block is the query, rows 1.. its keys. Blocks come from one stream, so
+    query ``i`` is the same whatever ``n_queries`` or ``chunk`` is.
+    """
+    rng = np.random.default_rng(seed)
+    for start in range(0, n_queries, chunk):
+        yield rng.standard_normal((min(chunk, n_queries - start), 1 + SHARED_MAX_KEYS, SHARED_MAX_DIM))
+
+
+def _check_setup(d_k, n_keys, seed, magnitude):
+    d_k = v.positive_int(d_k, "d_k")
+    if d_k > SHARED_MAX_DIM:
+        raise ValueError(f"d_k must be <= {SHARED_MAX_DIM}, got {d_k}")
+    n_keys = v.positive_int(n_keys, "n_keys")
+    if n_keys > SHARED_MAX_KEYS:
+        raise ValueError(f"n_keys must be <= {SHARED_MAX_KEYS}, got {n_keys}")
+    return d_k, n_keys, v.positive_int(seed, "seed", minimum=0), v.positive_real(magnitude, "magnitude")
+
+
+def shared_draw(d_k, n_keys: int = 16, seed: int = 0, magnitude: float = 1.0):
+    r"""The one draw every explorer and chapter shows: a query and ``n_keys`` keys.
+
+    Components are :math:`\mathcal N(0, m^2)` with :math:`m` = ``magnitude``. The draw is the
+    first block of ``numpy.random.default_rng(seed)`` (see :func:`query_ensemble`), cut to the
+    first ``d_k`` components and the first ``n_keys`` keys, so the same ``(d_k, n_keys,
+    seed, magnitude)`` gives the same vectors on every page, and a larger ``d_k`` extends the
+    same vectors.
+
+    Returns
+    -------
+    q : ndarray, shape ``(d_k,)``
+    K : ndarray, shape ``(n_keys, d_k)``
+    """
+    d_k, n_keys, seed, m = _check_setup(d_k, n_keys, seed, magnitude)
+    block = next(_shared_blocks(seed, 1))[0]
+    return m * block[0, :d_k], m * block[1:1 + n_keys, :d_k]
+
+
+def query_ensemble(d_k, n_keys: int = 16, n_queries: int = ENSEMBLE_QUERIES, seed: int = 0, magnitude: float = 1.0):
+    r"""``n_queries`` independent draws like :func:`shared_draw`; query 0 *is* the shared draw.
+
+    Query ``i`` (with its own keys) is block ``i`` of ``default_rng(seed)``, cut like
+    :func:`shared_draw`. Averages over these queries are the "mean over many draws" the
+    explorers show beside their one draw.
+
+    Returns
+    -------
+    Q : ndarray, shape ``(n_queries, d_k)``
+    K : ndarray, shape ``(n_queries, n_keys, d_k)``
+    """
+    d_k, n_keys, seed, m = _check_setup(d_k, n_keys, seed, magnitude)
+    n_queries = v.positive_int(n_queries, "n_queries")
+    qs, ks = [], []
+    for block in _shared_blocks(seed, n_queries):
+        qs.append(block[:, 0, :d_k])
+        ks.append(block[:, 1:1 + n_keys, :d_k])
+    return m * np.concatenate(qs), m * np.concatenate(ks)
+
+
+def ensemble_prefix_scores(d_values, n_queries: int = ENSEMBLE_QUERIES, seed: int = 0) -> np.ndarray:
+    r"""Unit-magnitude scores :math:`q_i\cdot k_{ij}` of :func:`query_ensemble` at several ``d_k``.
+
+    Returns an array of shape ``(len(d_values), n_queries, SHARED_MAX_KEYS)``: row ``[a, i, :n]``
+    equals ``Q[i] @ K[i].T`` of ``query_ensemble(d_values[a], n, n_queries, seed)``. Scores at
+    magnitude :math:`m` are :math:`m^2` times these, so a slider can reuse them.
+    """
+    d_list = v.increasing_ints(d_values, "d_values")
+    if d_list[-1] > SHARED_MAX_DIM:
+        raise ValueError(f"d_values must be <= {SHARED_MAX_DIM}, got {d_list[-1]}")
+    n_queries = v.positive_int(n_queries, "n_queries")
+    seed = v.positive_int(seed, "seed", minimum=0)
+    cols = np.array(d_list) - 1
+    parts = [np.cumsum(b[:, 1:, :] * b[:, :1, :], axis=-1)[..., cols] for b in _shared_blocks(seed, n_queries)]
+    return np.moveaxis(np.concatenate(parts), -1, 0)
+
+
+def weight_measures(p, axis: int = -1) -> dict:
+    r"""The three measures every explorer reports, for each distribution in ``p``.
+
+    Returns ``{"max weight", "entropy", "largest P(1-P)"}``, each of shape ``p.shape``
+    without ``axis``.
+    """
+    arr = v.probabilities(p, "p", axis=axis)
+    ax = v.axis_index(axis, arr.ndim)
+    return {"max weight": arr.max(axis=ax), "entropy": entropy(arr, axis=ax),
+            "largest P(1-P)": diagonal_gradient(arr).max(axis=ax)}
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """Mean of a measure over ``n`` draws, its standard error, and the 10 % and 90 % quantiles."""
+
+    mean: float
+    se: float
+    low: float
+    high: float
+    n: int
+
+    def show(self, digits: int = 3) -> str:
+        """'0.240 ± 0.007'; an error too small for ``digits`` decimals keeps one significant digit."""
+        se = f"{self.se:.{digits}f}" if self.se >= 10.0**-digits or self.se == 0 else f"{self.se:.1g}"
+        return f"{self.mean:.{digits}f} ± {se}"
+
+
+def expectation(values) -> Expectation:
+    """Summarise a sample of a measure (one value per draw) as an :class:`Expectation`."""
+    x = v.real_array(values, "values", dtype=np.float64).ravel()
+    if x.size < 2:
+        raise ValueError(f"values must hold at least 2 draws, got {x.size}")
+    low, high = np.quantile(x, [0.1, 0.9])
+    return Expectation(float(x.mean()), float(x.std(ddof=1) / np.sqrt(x.size)), float(low), float(high), int(x.size))
