@@ -203,3 +203,14 @@ def test_bad_input_names_the_parameter(call, param):
 def test_numpy_scalars_are_accepted():
     assert dot_tail(np.float32(2.0), np.int64(16), magnitude=np.float64(1.0), scaled=np.True_) == dot_tail(
         2.0, 16, scaled=True)
+
+
+def test_the_tail_is_exponential_with_rate_one_over_m_squared():
+    # q.k = m^2 (G1 - G2), G ~ Gamma(d_k/2, 1): P(q.k > x) ~ e^(-x/m^2) x^(d_k/2 - 1) far out,
+    # so one more unit of x costs a factor e^(-1/m^2), times about (1 + 1/x)^(d_k/2 - 1).
+    for m in (1.0, 1.5):
+        x = 600.0 * m * m
+        ratio = dot_tail(x + 1, 16, magnitude=m) / dot_tail(x, 16, magnitude=m)
+        assert ratio == pytest.approx(math.exp(-1 / m**2) * (1 + 1 / x) ** 7, rel=1e-3)
+    # a normal law with the same variance (16) charges e^(-(61^2 - 60^2) / 32) = 0.023 at 60 already
+    assert normal_tail(61.0, 16) / normal_tail(60.0, 16) < 0.03 < 0.3 < dot_tail(61.0, 16) / dot_tail(60.0, 16)

@@ -12,7 +12,8 @@ standardised components). Summing over :math:`i`,
 
 a symmetric variance-gamma law. For :math:`d_k = 1` it is :math:`m^2` times a product of
 two standard normals, with density :math:`K_0(|x|)/\pi`. Its tails are exponential,
-:math:`\approx e^{-2|x|/m^2}` times a polynomial, while a normal law with the same variance
+:math:`\approx e^{-|x|/m^2}` times a power of :math:`|x|` (for :math:`d_k = 2` exactly
+:math:`P(q\cdot k > x) = e^{-x/m^2}/2`), while a normal law with the same variance
 has Gaussian tails :math:`e^{-x^2/(2 m^4 d_k)}`: far out, the normal approximation is off by
 many orders of magnitude.
 
