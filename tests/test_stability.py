@@ -447,3 +447,22 @@ def test_sci_formats_the_subnormal_numbers_of_the_chapter():
     assert sci(5e-324, 3).data == "$4.94 \\times 10^{-324}$"
     assert sci(float(np.finfo(np.float16).smallest_subnormal), 3).data == "$5.96 \\times 10^{-8}$"
     assert sci(1.7976931348623157e308, 3).data == "$1.80 \\times 10^{308}$"
+
+
+def test_overflow_fraction_exact_law_rows_and_spread():
+    from attention_scaling.dot_law import dot_tail, row_failure
+
+    out = overflow_fraction([16, 64], n_queries=32, n_keys=64, seed=SEED, repeats=20)
+    t = out["threshold"]
+    np.testing.assert_array_equal(out["unscaled exact"], [dot_tail(t, d) for d in (16, 64)])
+    np.testing.assert_array_equal(out["scaled rows exact"], [row_failure(t, d, 64, scaled=True) for d in (16, 64)])
+    assert (np.abs(out["unscaled"] - out["unscaled exact"]) <= 3 * out["unscaled se"]).all()
+    assert (out["scaled exact"] > out["scaled normal"]).all()  # exponential tails, not Gaussian
+    assert (out["unscaled rows exact"] < out["unscaled rows independent"]).all()
+    assert (out["unscaled rows exact"] >= out["unscaled exact"]).all()
+    assert out["unscaled rows sd"][0] > 0 and out["n_rows"] == 32 and out["repeats"] == 20
+    assert abs(out["unscaled rows"][0] - out["unscaled rows exact"][0]) <= 3 * out["unscaled rows sd"][0]
+    assert "unscaled rows sd" not in overflow_fraction([16], n_queries=4, n_keys=4, seed=SEED)
+    for bad in (1, -1, 2.5):
+        with pytest.raises(ValueError, match=r"^repeats\b"):
+            overflow_fraction([16], repeats=bad)

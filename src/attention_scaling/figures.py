@@ -324,7 +324,9 @@ def softmax_error_figure(errors, width: float = 8.4, height: float = 3.6) -> Fig
 def overflow_fraction_figure(fractions, width: float = 6.4, height: float = 3.4) -> Figure:
     """Fraction of scores above a format's overflow threshold against d_k, unscaled and scaled.
 
-    ``fractions`` is the result of :func:`~attention_scaling.stability.overflow_fraction`.
+    ``fractions`` is the result of :func:`~attention_scaling.stability.overflow_fraction`:
+    the sampled fractions as markers, with their 95 % intervals (1.96 standard errors) and
+    the exact probabilities (dashed) where ``fractions`` holds them.
     """
     try:
         d = np.asarray(fractions["d_values"], dtype=np.float64)
@@ -339,6 +341,13 @@ def overflow_fraction_figure(fractions, width: float = 6.4, height: float = 3.4)
         ("scaled", COLORS["scaled"], "s", r"scaled $q\cdot k/\sqrt{d_k}$"),
     ):
         ax.plot(d, series[name], marker=marker, color=color, markersize=7, label=label)
+    for name, color in (("unscaled", COLORS["unscaled"]), ("scaled", COLORS["scaled"])):
+        if f"{name} se" in fractions:  # the sample's 95 % interval
+            ax.errorbar(d, series[name], yerr=1.96 * np.asarray(fractions[f"{name} se"], dtype=np.float64),
+                        fmt="none", ecolor=color, capsize=4, linewidth=1.2)
+        if f"{name} exact" in fractions:
+            ax.plot(d, np.asarray(fractions[f"{name} exact"], dtype=np.float64), linestyle="--", color=color,
+                    linewidth=1.2, label="exact" if name == "unscaled" else None)
     ax.set_xscale("log", base=2)
     ax.set_xticks(d, [str(int(x)) for x in d])
     ax.set_ylim(-0.02, max(0.5, float(series["unscaled"].max()) + 0.05))

@@ -541,22 +541,25 @@ def softmax_errors(scales, dtypes=(np.float16, np.float32, np.float64), n_scores
     return out
 
 
-def _normal_tail(x: float) -> float:
-    """P(X > x) for a standard normal X, accurate far into the tail (erfc, not 1 - cdf)."""
-    return 0.5 * math.erfc(x / math.sqrt(2.0))
-
-
 def overflow_fraction(d_values, dtype=np.float16, magnitude: float = 1.0, n_queries: int = 64,
-                      n_keys: int = 256, seed: int = 0):
-    r"""Fraction of attention scores above the overflow threshold of ``dtype``, unscaled and scaled.
+                      n_keys: int = 256, seed: int = 0, repeats: int = 0):
+    r"""Fraction of attention scores, and of rows, above the overflow threshold of ``dtype``.
 
     For each key dimension :math:`d_k`, draws ``n_queries`` queries and ``n_keys`` keys
     with :func:`~attention_scaling.numerics.draw_queries_keys` (components
     :math:`\mathcal N(0, m^2)`, seed ``seed``), forms all scores :math:`q\cdot k` in
-    float64, and counts those above :math:`\ln(\text{max})` of ``dtype`` (where a naive
-    softmax's :math:`e^z` overflows), before and after dividing by :math:`\sqrt{d_k}`.
-    Also returns the normal approximation :math:`P(X > t)` with
-    :math:`X \sim \mathcal N(0, m^4 d_k)` unscaled and :math:`\mathcal N(0, m^4)` scaled.
+    float64, and counts those above :math:`t = \ln(\text{max})` of ``dtype`` (where a naive
+    softmax's :math:`e^z` overflows; only positive scores can), before and after dividing
+    by :math:`\sqrt{d_k}`. A row (one query against its ``n_keys`` keys) fails if any of
+    its scores does.
+
+    Beside each sampled fraction it returns the exact probability from
+    :mod:`attention_scaling.dot_law` (the law of :math:`q\cdot k = m^2(A - B)/2`, not a
+    normal law), the exact standard error of the sampled fraction of scores (the scores
+    share queries and keys, so they are correlated), the normal approximation
+    :math:`P(X > t)` with :math:`X \sim \mathcal N(0, m^4 d_k)` unscaled and
+    :math:`\mathcal N(0, m^4)` scaled, and the exact share of failing rows (conditioned on
+    the query's norm) beside :math:`1 - (1 - p)^{n_k}`, what independent scores would give.
 
     Parameters
     ----------
@@ -567,29 +570,59 @@ def overflow_fraction(d_values, dtype=np.float16, magnitude: float = 1.0, n_quer
         Standard deviation :math:`m` of each component.
     n_queries, n_keys : int >= 1
     seed : int >= 0
+    repeats : int >= 0
+        If at least 2, the same sample is drawn ``repeats`` more times (independent
+        streams spawned from ``seed``) and the standard deviation of the share of failing
+        rows over them is returned as ``"<kind> rows sd"``: the sampling error of that share.
 
     Returns
     -------
     dict
-        ``{"d_values", "dtype", "threshold", "n_scores", "unscaled", "scaled",
-        "unscaled normal", "scaled normal"}``; the last four are float64 arrays, one
-        value per dimension.
+        ``{"d_values", "dtype", "threshold", "n_scores", "n_rows", "repeats"}`` and, for
+        ``kind`` in ``"unscaled"``, ``"scaled"``, float64 arrays with one value per
+        dimension: ``kind`` (sampled fraction of scores), ``"<kind> exact"``,
+        ``"<kind> se"``, ``"<kind> normal"``, ``"<kind> rows"`` (sampled share of rows),
+        ``"<kind> rows exact"``, ``"<kind> rows independent"`` and, with ``repeats``,
+        ``"<kind> rows sd"``.
     """
+    from . import dot_law
+
     d_list = v.increasing_ints(d_values, "d_values")
     dt = _float_dtype(dtype)
     m = v.positive_real(magnitude, "magnitude")
     n_queries = v.positive_int(n_queries, "n_queries")
     n_keys = v.positive_int(n_keys, "n_keys")
     seed = v.positive_int(seed, "seed", minimum=0)
+    repeats = v.positive_int(repeats, "repeats", minimum=0)
+    if repeats == 1:
+        raise ValueError("repeats must be 0 or at least 2 (a standard deviation needs two draws)")
     t = overflow_threshold(dt)
-    out = {"d_values": np.array(d_list), "dtype": dt.name, "threshold": t, "n_scores": n_queries * n_keys}
-    rows = {"unscaled": [], "scaled": [], "unscaled normal": [], "scaled normal": []}
+    out = {"d_values": np.array(d_list), "dtype": dt.name, "threshold": t, "n_scores": n_queries * n_keys,
+           "n_rows": n_queries, "repeats": repeats}
+    kinds = ("unscaled", "scaled")
+    parts = ("", " exact", " se", " normal", " rows", " rows exact", " rows independent") + ((" rows sd",) if repeats else ())
+    rows = {kind + part: [] for kind in kinds for part in parts}
+    streams = np.random.SeedSequence(seed).spawn(repeats)
     for d in d_list:
         q, k = draw_queries_keys(d, m, n_queries=n_queries, n_keys=n_keys, seed=seed)
+        shares = {kind: [] for kind in kinds}
+        for stream in streams:
+            q_r, k_r = draw_queries_keys(d, m, n_queries=n_queries, n_keys=n_keys, seed=np.random.default_rng(stream))
+            s_r = q_r @ k_r.T
+            shares["unscaled"].append(np.mean((s_r > t).any(axis=1)))
+            shares["scaled"].append(np.mean((s_r / math.sqrt(d) > t).any(axis=1)))
         scores = q @ k.T
-        rows["unscaled"].append(np.mean(scores > t))
-        rows["scaled"].append(np.mean(scores / math.sqrt(d) > t))
-        rows["unscaled normal"].append(_normal_tail(t / (m * m * math.sqrt(d))))
-        rows["scaled normal"].append(_normal_tail(t / (m * m)))
+        for kind, z in (("unscaled", scores), ("scaled", scores / math.sqrt(d))):
+            flag = kind == "scaled"
+            p = dot_law.dot_tail(t, d, magnitude=m, scaled=flag)
+            rows[kind].append(np.mean(z > t))
+            rows[kind + " exact"].append(p)
+            rows[kind + " se"].append(dot_law.score_fraction_se(t, d, n_queries, n_keys, magnitude=m, scaled=flag))
+            rows[kind + " normal"].append(dot_law.normal_tail(t, d, magnitude=m, scaled=flag))
+            rows[kind + " rows"].append(np.mean((z > t).any(axis=1)))
+            rows[kind + " rows exact"].append(dot_law.row_failure(t, d, n_keys, magnitude=m, scaled=flag))
+            rows[kind + " rows independent"].append(-math.expm1(n_keys * math.log1p(-p)))
+            if repeats:
+                rows[kind + " rows sd"].append(np.std(shares[kind], ddof=1))
     out.update({name: np.array(values, dtype=np.float64) for name, values in rows.items()})
     return out
