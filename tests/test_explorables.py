@@ -225,13 +225,21 @@ def test_static_frames_are_deterministic():
 def test_quiz_markup_and_validation():
     from attention_scaling.quiz import Option, Question, Quiz
 
-    quiz = Quiz("t", [Question("2 + 2?", (Option("4", True, "it is"), Option("5", False, "off by one")))])
+    quiz = Quiz("t", [Question("2 + 2?", (Option("4", True, "it is"), Option("5", False, "off by one"),
+                                          Option("22", False, "that joins the digits")))])
     markup = quiz._repr_html_()
-    assert markup.count('type="radio"') == 2 and "<legend>2 + 2?</legend>" in markup
+    assert markup.count('type="radio"') == 3 and "<legend>2 + 2?</legend>" in markup
     assert json.loads(re.search(r'class="asb-quiz-data">(.*?)</script>', markup).group(1)) == {
-        "correct": [True, False], "why": ["it is", "off by one"]}
+        "correct": [True, False, False], "why": ["it is", "off by one", "that joins the digits"]}
     with pytest.raises(ValueError, match="^options"):
-        Question("?", (Option("a", True, "x"), Option("b", True, "y")))
+        Question("?", (Option("a", True, "x"), Option("b", True, "y"), Option("c", False, "z")))
+    # two options: ruling one out gives the other away
+    with pytest.raises(ValueError, match="^options must be at least 3"):
+        Question("?", (Option("a", True, "x"), Option("b", False, "y")))
+    # a long, hedged right answer among short wrong ones gives itself away
+    with pytest.raises(ValueError, match="^options: the correct one"):
+        Question("?", (Option("No: the other weight is positive, so it stays below 1", True, "x"),
+                       Option("Yes", False, "y"), Option("Only in float16", False, "z")))
     with pytest.raises(ValueError, match="^why"):
         Option("a", False, " ")
     with pytest.raises(ValueError, match="^questions"):

@@ -20,6 +20,11 @@ __all__ = ["Option", "Question", "Quiz"]
 
 _ids = itertools.count()
 
+#: Fewest options a question may have.
+MIN_OPTIONS = 3
+#: The correct option may be at most this much longer than the longest wrong one.
+GIVEAWAY_RATIO = 1.5
+
 
 @dataclass(frozen=True)
 class Option:
@@ -42,10 +47,17 @@ class Question:
     def __post_init__(self):
         if not self.prompt.strip():
             raise ValueError("prompt must not be empty")
-        if len(self.options) < 2 or not all(isinstance(o, Option) for o in self.options):
-            raise ValueError("options must be at least two Option objects")
+        if len(self.options) < MIN_OPTIONS or not all(isinstance(o, Option) for o in self.options):
+            raise ValueError(f"options must be at least {MIN_OPTIONS} Option objects: with two, "
+                             "ruling one out gives the answer away")
         if sum(o.correct for o in self.options) != 1:
             raise ValueError("options must contain exactly one correct answer")
+        right = next(o for o in self.options if o.correct)
+        longest_wrong = max(len(o.text) for o in self.options if not o.correct)
+        if len(right.text) > GIVEAWAY_RATIO * longest_wrong:
+            raise ValueError(f"options: the correct one ({len(right.text)} characters) is more than "
+                             f"{GIVEAWAY_RATIO}x longer than every wrong one ({longest_wrong}); "
+                             "a hedged, detailed answer gives itself away")
 
 
 @dataclass
