@@ -1,4 +1,4 @@
-"""The labs as a student meets them: a "your turn" cell left to the student, and only controls that exist."""
+"""What a student meets: labs that leave the work to them, controls that exist, chapters that open with reading."""
 
 import re
 
@@ -33,3 +33,20 @@ def test_predict_lab_names_only_controls_of_the_static_player_without_saying_liv
         for sentence in re.split(r"(?<=[.?!])\s+", cell.source):
             if re.search(r"seed slider|number of keys slider|slider for the number of keys", sentence):
                 assert "live notebook" in sentence, sentence
+
+
+def test_chapters_open_with_reading_not_setup():
+    """The imports and glue bookkeeping that open a chapter are removed from the static page."""
+    from book_files import read_notebook, toc_files
+
+    for page in toc_files():
+        if page.suffix != ".md" or page.parent.name != "book":
+            continue
+        for cell in read_notebook(page).cells:
+            if cell.cell_type != "code":
+                continue
+            code = [ln for ln in cell.source.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+            setup = all(ln.startswith(("import ", "from ", " ", ")")) or "glue(" in ln for ln in code)
+            tags = cell.metadata.get("tags", [])
+            if code and setup:
+                assert {"remove-cell", "remove-input"} & set(tags), f"{page.name}: setup cell shown: {code[:2]}"
