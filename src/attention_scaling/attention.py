@@ -133,6 +133,13 @@ def attention_backward(G, cache: AttentionCache) -> tuple[np.ndarray, np.ndarray
     return dQ, dK, dV
 
 
+def _experiment_setup(d_values, magnitude, n_queries, n_keys, d_v, trials):
+    """Validated arguments shared by the gradient experiments (ValueError names the parameter)."""
+    return (v.increasing_ints(d_values, "d_values"), v.positive_real(magnitude, "magnitude"),
+            v.positive_int(n_queries, "n_queries"), v.positive_int(n_keys, "n_keys", minimum=2),
+            v.positive_int(d_v, "d_v"), v.positive_int(trials, "trials"))
+
+
 def gradients_by_dimension(d_values, magnitude: float = 1.0, n_queries: int = 32, n_keys: int = 32,
                            d_v: int = 16, trials: int = 8, seed: int = 0, saturation: float = 0.99) -> dict:
     r"""The gradients reaching Q and K as d_k grows, scaled vs unscaled.
@@ -152,12 +159,8 @@ def gradients_by_dimension(d_values, magnitude: float = 1.0, n_queries: int = 32
         has ``"mean |dq|"``, ``"median |dq|"``, ``"mean |dk|"`` and ``"saturated rows"``
         arrays (one entry per dimension).
     """
-    d_list = v.increasing_ints(d_values, "d_values")
-    m = v.positive_real(magnitude, "magnitude")
-    n_queries = v.positive_int(n_queries, "n_queries")
-    n_keys = v.positive_int(n_keys, "n_keys", minimum=2)
-    d_v = v.positive_int(d_v, "d_v")
-    trials = v.positive_int(trials, "trials")
+    d_list, m, n_queries, n_keys, d_v, trials = _experiment_setup(d_values, magnitude, n_queries, n_keys, d_v,
+                                                                  trials)
     saturation = v.positive_real(saturation, "saturation")
     if saturation >= 1:
         raise ValueError(f"saturation must be below 1, got {saturation}")
@@ -218,12 +221,8 @@ def gradient_rows(d_values, magnitude: float = 1.0, n_queries: int = 32, n_keys:
         norm of the row's Jacobian), ``"max weight"``, and ``"gap"`` (the largest score of
         the row minus the second largest, after scaling).
     """
-    d_list = v.increasing_ints(d_values, "d_values")
-    m = v.positive_real(magnitude, "magnitude")
-    n_queries = v.positive_int(n_queries, "n_queries")
-    n_keys = v.positive_int(n_keys, "n_keys", minimum=2)
-    d_v = v.positive_int(d_v, "d_v")
-    trials = v.positive_int(trials, "trials")
+    d_list, m, n_queries, n_keys, d_v, trials = _experiment_setup(d_values, magnitude, n_queries, n_keys, d_v,
+                                                                  trials)
     rng = v.generator(seed)
     names = ("|dq|", "s|k|", "|dz|", "|dp|", "|J|", "max weight", "gap")
     shape = (len(d_list), trials, n_queries)
