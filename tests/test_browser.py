@@ -324,3 +324,26 @@ def test_quizzes_give_feedback_by_mouse_and_keyboard(browser, site, page_name):
         assert feedback.inner_text().startswith("Correct.")
         assert not q.locator(".asb-answer").is_visible()  # the no-JavaScript fallback is hidden
     context.close()
+
+
+KERNEL_PAGES = [p for p in toc_files() if ":class: needs-kernel" in p.read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("path", KERNEL_PAGES, ids=lambda p: p.stem)
+def test_exercises_that_need_a_kernel_say_so_and_link_the_launch_menu(browser, site, path):
+    """Every exercise marked needs-kernel shows a note with the page's own launch links."""
+    marked = path.read_text(encoding="utf-8").count(":class: needs-kernel")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto((site / html_page(path)).as_uri())
+    found = page.evaluate("""() => {
+        const menu = [...document.querySelectorAll('.dropdown-launch-buttons a.dropdown-item')].map(a => a.href);
+        return {menu, notes: [...document.querySelectorAll('.exercise .asb-needs-kernel')].map(n => ({
+            text: n.innerText, links: [...n.querySelectorAll('a')].map(a => a.href)}))};
+    }""")
+    context.close()
+    assert len(found["notes"]) == marked
+    assert found["menu"], "the page has a launch menu"
+    for note in found["notes"]:
+        assert note["text"].startswith("Needs a live kernel.")
+        assert note["links"] == found["menu"]

@@ -227,6 +227,29 @@ def _colab_only_for_notebooks(app, pagename, templatename, context, doctree):
             button["buttons"] = [b for b in button["buttons"] if "colab" not in str(b.get("url", ""))]
 
 
+#: Class an exercise carries (``:class: needs-kernel``) when it asks for code to be run.
+NEEDS_KERNEL = "needs-kernel"
+KERNEL_NOTE = ("This exercise runs code, which the static page cannot. Open the page "
+               "from the launch menu (the rocket icon at the top of the page) in Binder or on a JupyterHub, "
+               "or run it on your own machine.")
+
+
+def _mark_kernel_exercises(app, doctree, docname):
+    """Append a visible note to every exercise marked ``needs-kernel``.
+
+    ``_static/launch.js`` adds the page's own launch links (copied from its launch menu)
+    to the note; without JavaScript the note still says where to go.
+    """
+    from docutils import nodes
+
+    for node in doctree.findall(nodes.Element):
+        if NEEDS_KERNEL in node.get("classes", []) and "exercise" in node.get("classes", []):
+            note = nodes.paragraph(classes=["asb-needs-kernel"])
+            note += nodes.strong(text="Needs a live kernel. ")
+            note += nodes.Text(KERNEL_NOTE)
+            node += note
+
+
 def setup(app):
     app.connect("config-inited", _configure_publishing)
     app.connect("builder-inited", _make_preview)
@@ -241,4 +264,5 @@ def setup(app):
     app.connect("html-page-context", _colab_only_for_notebooks, priority=900)
     # sphinx-thebe adds its config block at the default priority (500); run after it.
     app.connect("doctree-resolved", _drop_thebe_config, priority=900)
+    app.connect("doctree-resolved", _mark_kernel_exercises)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
