@@ -26,6 +26,8 @@ __all__ = [
     "softmax_error_figure",
     "overflow_fraction_figure",
     "png_bytes",
+    "make_legible",
+    "SMALL_PT",
     "BlitFigure",
     "AttentionFigure",
     "ScaleFigure",
@@ -35,17 +37,61 @@ __all__ = [
 COLORS = {"curve": "#1f4e79", "mark": "#c0392b", "scaled": "#1f77b4", "unscaled": "#d62728", "grid": "#dddddd"}
 
 
+#: Smallest text in any figure (ticks, legends, notes), and the size of titles and labels, in points.
+#: A 960-px figure is shown 688 px wide on a 1280-px laptop: 11.5 pt at 100 dpi is then 11.4 CSS px.
+#: On a phone the book keeps figures at least 640 px wide (they scroll sideways): 10.6 CSS px.
+SMALL_PT = 11.5
+TEXT_PT = 12.5
+#: PNG text key that records the smallest font size of a figure, for the reader tests.
+MIN_FONT_KEY = "asb:min-font-pt"
+
+
 def _style(ax) -> None:
     ax.grid(True, color=COLORS["grid"], linewidth=0.6)
     ax.spines[["top", "right"]].set_visible(False)
 
 
+def _texts(fig: Figure):
+    from matplotlib.text import Text
+
+    return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+
+
+def make_legible(fig: Figure) -> float:
+    """Raise every text of ``fig`` to at least :data:`SMALL_PT`; return the smallest size, in points.
+
+    Tick labels that do not exist yet (matplotlib makes them at draw time) get the size
+    through ``tick_params``, so they are covered too.
+    """
+    for ax in fig.axes:
+        ax.tick_params(which="both", labelsize=SMALL_PT)
+    for t in _texts(fig):
+        if t.get_fontsize() < SMALL_PT:
+            t.set_fontsize(SMALL_PT)
+    return min([t.get_fontsize() for t in _texts(fig)] or [SMALL_PT])
+
+
+def _png_info(fig: Figure, dpi: float):
+    """PNG text chunk with the figure's smallest font size (points), and its dpi."""
+    from PIL import PngImagePlugin
+
+    info = PngImagePlugin.PngInfo()
+    info.add_text(MIN_FONT_KEY, f"{make_legible(fig):g}")
+    return info, (dpi, dpi)
+
+
 def png_bytes(fig: Figure, dpi: int = 100) -> bytes:
-    """The figure as PNG bytes (for ``ipywidgets.Image`` or ``IPython.display.Image``)."""
+    """The figure as PNG bytes (for ``ipywidgets.Image`` or ``IPython.display.Image``).
+
+    The PNG records its dpi and the figure's smallest font size (:data:`MIN_FONT_KEY`), so a
+    browser test can tell how large its text is on the page.
+    """
     if not isinstance(fig, Figure):
         raise ValueError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
+    dpi = v.positive_int(dpi, "dpi")
+    smallest = make_legible(fig)
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=v.positive_int(dpi, "dpi"))
+    fig.savefig(buf, format="png", dpi=dpi, metadata={MIN_FONT_KEY: f"{smallest:g}"})
     return buf.getvalue()
 
 
@@ -71,7 +117,7 @@ def self_gradient_curve(marks: dict[str, float] | None = None, width: float = 9.
     ax.plot(p, diagonal_gradient(p), color=COLORS["curve"], linewidth=2)
     ax.axhline(0.25, color="0.5", linestyle=":", linewidth=1)
     ax.annotate(r"maximum $\frac{1}{4}$ at $P=\frac{1}{2}$", xy=(0.5, 0.25), xytext=(0.5, 0.272),
-                ha="center", fontsize=9, color="0.3")
+                ha="center", fontsize=SMALL_PT, color="0.3")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 0.3)
     ax.set_xlabel(r"weight $P_1$")
@@ -89,7 +135,7 @@ def self_gradient_curve(marks: dict[str, float] | None = None, width: float = 9.
         ax.plot([value], [g], shapes[i % len(shapes)], label=f"{label}: $P(1-P)$ = {g:.4g}", **style)
         ax_log.plot([min(value, 1 - value)], [max(g, 1e-12)], shapes[i % len(shapes)], **style)
     if marks:
-        ax.legend(loc="lower center", fontsize=8.5, frameon=True, framealpha=0.95)
+        ax.legend(loc="lower center", fontsize=SMALL_PT, frameon=True, framealpha=0.95)
     _style(ax)
     _style(ax_log)
     return fig
@@ -122,7 +168,7 @@ def jacobian_norm_scatter(p_samples, width: float = 6.4, height: float = 3.6) ->
     ax.set_ylim(0, 0.55)
     ax.set_xlabel(r"largest weight $P_{\max}$")
     ax.set_ylabel(r"spectral norm $\|J\|_2$")
-    fig.legend(loc="outside lower center", ncols=3, fontsize=9, frameon=False)
+    fig.legend(loc="outside lower center", ncols=3, fontsize=SMALL_PT, frameon=False)
     _style(ax)
     return fig
 
@@ -156,7 +202,7 @@ def saturation_by_dimension_figure(stats, width: float = 9.6, height: float = 3.
         low, high = limits[measure]
         ax.set_ylim(low, high)
         _style(ax)
-    axes[0].legend(fontsize=9)
+    axes[0].legend(fontsize=SMALL_PT)
     return fig
 
 
@@ -177,12 +223,12 @@ def gradient_norms_figure(stats, width: float = 9.6, height: float = 3.4) -> Fig
     ax_g.set_yscale("log")
     ax_g.set_xlabel("key dimension $d_k$")
     ax_g.set_ylabel(r"$\|\partial L/\partial q_i\|_2$ (log scale)")
-    ax_g.legend(fontsize=8)
+    ax_g.legend(fontsize=SMALL_PT)
     ax_s.set_xscale("log", base=2)
     ax_s.set_ylim(0, 1)
     ax_s.set_xlabel("key dimension $d_k$")
     ax_s.set_ylabel(f"fraction of rows with largest weight > {stats.get('saturation', 0.99):g}")
-    ax_s.legend(fontsize=9)
+    ax_s.legend(fontsize=SMALL_PT)
     for ax in (ax_g, ax_s):
         _style(ax)
     return fig
@@ -213,7 +259,7 @@ def training_curves_figure(runs: dict, width: float = 9.6, height: float = 3.4) 
     ax_h.set_xlabel("training step")
     ax_h.set_ylabel("mean attention entropy (nats)")
     ax_h.set_ylim(bottom=0)
-    ax_h.legend(fontsize=8.5)
+    ax_h.legend(fontsize=SMALL_PT)
     for ax in (ax_z, ax_h):
         _style(ax)
     return fig
@@ -235,11 +281,11 @@ def aligned_dots_figure(stats_by_alignment: dict, width: float = 9.6, height: fl
             ax.plot(d, st["mean"] / divide, "o-", label=rf"$\rho$ = {rho:g}")
     for ax, title in zip(axes, titles):
         ax.set_xscale("log", base=2)
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize=TEXT_PT)
         ax.set_xlabel("dimension $d$")
         _style(ax)
     axes[0].set_yscale("log")
-    axes[0].legend(fontsize=8.5)
+    axes[0].legend(fontsize=SMALL_PT)
     return fig
 
 
@@ -259,17 +305,17 @@ def layernorm_placement_diagram(width: float = 9.6, height: float = 2.6) -> Figu
     fills = {"LayerNorm": "#ffe08a", "attention": "#cfe3f7", "FFN": "#cfe3f7", "add": "#eeeeee", "x": "white"}
     for r, (title, blocks) in enumerate(rows.items()):
         y = 1.75 - 1.25 * r
-        ax.text(0.1, y + 0.5, title, fontsize=10, fontweight="bold", va="center")
+        ax.text(0.1, y + 0.5, title, fontsize=TEXT_PT, fontweight="bold", va="center")
         xs = np.linspace(0.6, 9.3, len(blocks))
         for i, (x, name) in enumerate(zip(xs, blocks)):
             ax.add_patch(FancyBboxPatch((x - 0.55, y - 0.22), 1.1, 0.44, boxstyle="round,pad=0.02",
                                         facecolor=fills[name], edgecolor="0.3"))
-            ax.text(x, y, name, ha="center", va="center", fontsize=9)
+            ax.text(x, y, name, ha="center", va="center", fontsize=SMALL_PT)
             if i:
                 ax.add_patch(FancyArrowPatch((xs[i - 1] + 0.57, y), (x - 0.57, y), arrowstyle="-|>",
                                              mutation_scale=10, color="0.3"))
     ax.text(5.0, 0.05, "residual connections (the 'add' blocks) skip around attention and FFN in both",
-            ha="center", fontsize=8.5, color="0.35")
+            ha="center", fontsize=SMALL_PT, color="0.35")
     return fig
 
 
@@ -313,11 +359,11 @@ def softmax_error_figure(errors, width: float = 8.4, height: float = 3.6) -> Fig
         ax.set_yticks([1e-20, 1e-15, 1e-10, 1e-5, 1, band],
                       [r"$\leq 10^{-20}$", "$10^{-15}$", "$10^{-10}$", "$10^{-5}$", "1", "inf or NaN"])
         ax.set_xlabel("largest score $s$ (log scale)")
-        ax.set_title(titles[kind], fontsize=10)
+        ax.set_title(titles[kind], fontsize=TEXT_PT)
         _style(ax)
     axes[0].set_ylabel("largest error in a weight")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=len(names), fontsize=9, frameon=False)
+    fig.legend(handles, labels, loc="outside lower center", ncols=len(names), fontsize=SMALL_PT, frameon=False)
     return fig
 
 
@@ -344,7 +390,7 @@ def overflow_fraction_figure(fractions, width: float = 6.4, height: float = 3.4)
     ax.set_ylim(-0.02, max(0.5, float(series["unscaled"].max()) + 0.05))
     ax.set_xlabel("key dimension $d_k$")
     ax.set_ylabel(f"fraction of scores above\nthe {dtype} threshold")
-    ax.legend(fontsize=9, loc="upper left")
+    ax.legend(fontsize=SMALL_PT, loc="upper left")
     _style(ax)
     return fig
 
@@ -379,6 +425,7 @@ class BlitFigure:
     def render(self) -> np.ndarray:
         """The current frame as an RGBA array of shape (height, width, 4)."""
         if self._background is None:
+            make_legible(self.fig)
             self.canvas.draw()  # lays out the figure and draws everything not animated
             self.fig.set_layout_engine("none")  # freeze the layout: later frames only blit
             self._background = self.canvas.copy_from_bbox(self.fig.bbox)
@@ -392,7 +439,9 @@ class BlitFigure:
         from PIL import Image
 
         buf = io.BytesIO()
-        Image.fromarray(self.render()).save(buf, format="PNG", compress_level=compress_level)
+        frame = self.render()
+        info, dpi = _png_info(self.fig, self.fig.dpi)
+        Image.fromarray(frame).save(buf, format="PNG", compress_level=compress_level, pnginfo=info, dpi=dpi)
         return buf.getvalue()
 
     def _ensure_background(self) -> None:
@@ -406,7 +455,9 @@ class BlitFigure:
         self._ensure_background()
         self.canvas.restore_region(self._background)
         buf = io.BytesIO()
-        Image.fromarray(np.asarray(self.canvas.buffer_rgba())[..., :3]).save(buf, format="PNG", optimize=True)
+        info, dpi = _png_info(self.fig, self.fig.dpi)
+        Image.fromarray(np.asarray(self.canvas.buffer_rgba())[..., :3]).save(buf, format="PNG", optimize=True,
+                                                                             pnginfo=info, dpi=dpi)
         return buf.getvalue()
 
     def layer_png(self, colors: int = 32) -> bytes:
@@ -425,7 +476,8 @@ class BlitFigure:
         rgba = Image.fromarray(np.asarray(self.canvas.buffer_rgba()).copy())
         layer = rgba.quantize(colors=v.positive_int(colors, "colors"), method=Image.Quantize.FASTOCTREE)
         buf = io.BytesIO()
-        layer.save(buf, format="PNG", optimize=True)
+        info, dpi = _png_info(self.fig, self.fig.dpi)
+        layer.save(buf, format="PNG", optimize=True, pnginfo=info, dpi=dpi)
         return buf.getvalue()
 
     def _repr_png_(self) -> bytes:
@@ -516,7 +568,7 @@ class AttentionFigure(BlitFigure):
         ax_w, ax_g, ax_h = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.15, 1.0, 1.25]})
         red, blue = COLORS["unscaled"], COLORS["scaled"]
 
-        ax_w.set_title("attention weights of one draw", fontsize=10)
+        ax_w.set_title("attention weights of one draw", fontsize=TEXT_PT)
         self.bars_u = self._animate(ax_w.stairs(*reversed(_grouped_bar_edges(8, 0)), fill=True, color=red,
                                                 label=r"unscaled: softmax$(q\cdot k)$"))
         self.bars_s = self._animate(ax_w.stairs(*reversed(_grouped_bar_edges(8, 1)), fill=True, color=blue,
@@ -530,7 +582,7 @@ class AttentionFigure(BlitFigure):
         self.mean_w_u = self._animate(*_expectation_marks(ax_w, red, "-"))
         self.mean_w_s = self._animate(*_expectation_marks(ax_w, blue, "-"))
 
-        ax_g.set_title(r"gradient $P(1-P)$ at each weight", fontsize=10)
+        ax_g.set_title(r"gradient $P(1-P)$ at each weight", fontsize=TEXT_PT)
         grid = np.linspace(0, 1, 201)
         ax_g.plot(grid, diagonal_gradient(grid), color="0.55", linewidth=1.5)
         self.marks_u = self._animate(ax_g.plot([], [], "o", color=red, markersize=6, alpha=0.8, clip_on=False)[0])
@@ -546,7 +598,7 @@ class AttentionFigure(BlitFigure):
         ax_g.plot([], [], "-", color="0.35", linewidth=6, alpha=0.25,
                   label=f"line, band: mean, middle 80 % of {ENSEMBLE_QUERIES} queries")
 
-        ax_h.set_title(rf"size $|q\cdot k|$ over {self.n_pairs} random pairs", fontsize=10)
+        ax_h.set_title(rf"size $|q\cdot k|$ over {self.n_pairs} random pairs", fontsize=TEXT_PT)
         zeros = np.zeros(len(SCORE_EDGES) - 1)
         self.hist_u = self._animate(ax_h.stairs(zeros, SCORE_EDGES, fill=True, color=red, alpha=0.45))
         self.hist_s = self._animate(ax_h.stairs(zeros, SCORE_EDGES, fill=True, color=blue, alpha=0.45))
@@ -561,10 +613,10 @@ class AttentionFigure(BlitFigure):
         ax_h.set_ylabel("fraction of pairs per bin")
         for ax in (ax_w, ax_g, ax_h):
             _style(ax)
-        fig.legend(loc="outside lower center", ncols=3, fontsize=9, frameon=False)
+        fig.legend(loc="outside lower center", ncols=3, fontsize=SMALL_PT, frameon=False)
         # The setting, as a title; a long placeholder reserves its space in the layout.
         # The one draw's setting, as plain text (each glyph costs bytes in every static frame).
-        self.label = self._animate(fig.suptitle("one draw: d_k = 1024, m = 10.00, 64 keys, seed 99", fontsize=10))
+        self.label = self._animate(fig.suptitle("one draw: d_k = 1024, m = 10.00, 64 keys, seed 99", fontsize=TEXT_PT))
         self.state: dict = {}
         self.update()
 
@@ -676,14 +728,14 @@ class ScaleFigure(BlitFigure):
         ax_p, ax_g, ax_j = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.0, 1.0, 0.85]})
         idx = np.arange(n + 1) - 0.5
         self._bar_edges = np.repeat(np.arange(n), 2) + np.tile([-0.36, 0.36], n)
-        ax_p.set_title(r"softmax output $P = \mathrm{softmax}(s\,z)$", fontsize=10)
+        ax_p.set_title(r"softmax output $P = \mathrm{softmax}(s\,z)$", fontsize=TEXT_PT)
         self.bars_p = self._animate(ax_p.stairs(np.zeros(2 * n - 1), self._bar_edges, fill=True, color=COLORS["scaled"]))
         ax_p.set_ylim(0, 1.02)
         ax_p.set_ylabel("weight $P_i$")
         self.mean_p = self._animate(*_expectation_marks(ax_p, "0.25", "--"))
         ax_p.plot([], [], "--", color="0.25", label=f"mean of the largest over {n_draws} draws")
-        ax_p.legend(fontsize=8, loc="upper right")
-        ax_g.set_title(r"diagonal gradient $P_i(1-P_i)$", fontsize=10)
+        ax_p.legend(fontsize=SMALL_PT, loc="upper right")
+        ax_g.set_title(r"diagonal gradient $P_i(1-P_i)$", fontsize=TEXT_PT)
         self.bars_g = self._animate(ax_g.stairs(np.zeros(2 * n - 1), self._bar_edges, fill=True, color=COLORS["mark"]))
         ax_g.axhline(0.25, color="0.5", linestyle=":", linewidth=1)
         self.mean_g = self._animate(*_expectation_marks(ax_g, "0.25", "--"))
@@ -693,7 +745,7 @@ class ScaleFigure(BlitFigure):
             ax.set_xticks(range(n), [f"{i + 1}" for i in range(n)])
             ax.set_xlabel("score index $i$ (scores sorted, largest first)")
             _style(ax)
-        ax_j.set_title(r"Jacobian $\partial P_i/\partial z_j$", fontsize=10)
+        ax_j.set_title(r"Jacobian $\partial P_i/\partial z_j$", fontsize=TEXT_PT)
         self.heat = self._animate(ax_j.imshow(np.zeros((n, n)), cmap="RdBu_r", vmin=-0.25, vmax=0.25))
         ax_j.set_xticks(range(n), [f"{i + 1}" for i in range(n)])
         ax_j.set_yticks(range(n), [f"{i + 1}" for i in range(n)])
@@ -701,7 +753,7 @@ class ScaleFigure(BlitFigure):
         ax_j.set_ylabel("$i$")
         fig.colorbar(self.heat, ax=ax_j, shrink=0.85)
         self.label = self._animate(fig.suptitle("one draw of 8 scores; scale s = 0.000 (temperature T = 1/s = 0.000); "
-                                                "dashed: mean of 200 draws", fontsize=10))
+                                                "dashed: mean of 200 draws", fontsize=TEXT_PT))
         self.state: dict = {}
         self.update()
 
@@ -784,7 +836,7 @@ class NormalizationFigure(BlitFigure):
                      dpi=v.positive_int(dpi, "dpi"), layout="constrained")
         super().__init__(fig)
         ax_w, ax_m = fig.subplots(1, 2)
-        ax_w.set_title("attention weights of one query", fontsize=10)
+        ax_w.set_title("attention weights of one query", fontsize=TEXT_PT)
         edges, zeros = _grouped_bar_edges(n, 0)
         self.bars = self._animate(ax_w.stairs(zeros, edges * 1.0, fill=True, color=COLORS["scaled"]))
         ax_w.set_xlim(0, 1)
@@ -794,7 +846,7 @@ class NormalizationFigure(BlitFigure):
         ax_w.set_ylabel("weight $P_j$")
         self.mean_w = self._animate(*_expectation_marks(ax_w, "0.25", "--"))
         ax_w.plot([], [], "--", color="0.25", label=f"largest weight: mean of {ENSEMBLE_QUERIES} queries")
-        ax_w.legend(fontsize=8, loc="upper right")
+        ax_w.legend(fontsize=SMALL_PT, loc="upper right")
         grid = np.logspace(-1, 1, 41)
         self.curves = {}
         for mode, style in zip(self.MODES, ("-", "--", ":")):
@@ -810,12 +862,12 @@ class NormalizationFigure(BlitFigure):
         ax_m.set_ylim(0, 1.02)
         ax_m.set_xlabel("vector magnitude $m$ (log scale)")
         ax_m.set_ylabel(f"largest weight: mean of {ENSEMBLE_QUERIES} queries\n(band: their middle 80 %)")
-        ax_m.set_title(rf"largest weight against magnitude, $d_k$ = {self.d_k}", fontsize=10)
-        ax_m.legend(fontsize=8.5, loc="center left")
+        ax_m.set_title(rf"largest weight against magnitude, $d_k$ = {self.d_k}", fontsize=TEXT_PT)
+        ax_m.legend(fontsize=SMALL_PT, loc="center left")
         for ax in (ax_w, ax_m):
             _style(ax)
         self.label = self._animate(fig.suptitle("bars: one draw (seed 99), mode: qk-layernorm, magnitude m = 10.00",
-                                                fontsize=10))
+                                                fontsize=TEXT_PT))
         self.state: dict = {}
         self.update()
 
