@@ -184,15 +184,43 @@ def _set_mode(page, mode: str) -> None:
     page.wait_for_timeout(50)
 
 
+# The part of an element the reader sees: its box cut by every ancestor that does not let
+# content overflow visibly (a sideways scroller on a phone shows part of a 640-px figure).
+VISIBLE_PART_JS = """e => {
+  const r = e.getBoundingClientRect();
+  let left = r.left, top = r.top, right = r.right, bottom = r.bottom;
+  for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+    const cs = getComputedStyle(a), q = a.getBoundingClientRect();
+    if (cs.overflowX !== 'visible') { left = Math.max(left, q.left); right = Math.min(right, q.right); }
+    if (cs.overflowY !== 'visible') { top = Math.max(top, q.top); bottom = Math.min(bottom, q.bottom); }
+  }
+  return {x: left - r.left, y: top - r.top, width: right - left, height: bottom - top, full: r.width};
+}"""
+
+
 def figure_shots(page) -> list[bytes]:
-    """Screenshots of every figure as shown (a player's stacked layers together)."""
+    """Screenshots of every figure as shown (a player's stacked layers together).
+
+    Only the part the reader sees is kept: a figure wider than its sideways scroller would
+    otherwise bring the page background beside the scroller into the picture.
+    """
     shots = []
     targets = page.locator(f"{CONTENT} .asb-stack, {CONTENT} img:not(.asb-stack img)")
     for i in range(targets.count()):
         t = targets.nth(i)
         if t.is_visible() and (t.bounding_box() or {}).get("width", 0) > 20:
             t.scroll_into_view_if_needed()
-            shots.append(t.screenshot())
+            shot = t.screenshot()
+            part = t.evaluate(VISIBLE_PART_JS)
+            image = Image.open(io.BytesIO(shot))
+            scale = image.width / part["full"] if part["full"] else 1.0
+            box = (round(part["x"] * scale), round(part["y"] * scale),
+                   round((part["x"] + part["width"]) * scale), round((part["y"] + part["height"]) * scale))
+            if box != (0, 0, image.width, image.height) and box[2] > box[0] and box[3] > box[1]:
+                buf = io.BytesIO()
+                image.crop(box).save(buf, format="PNG")
+                shot = buf.getvalue()
+            shots.append(shot)
     return shots
 
 
