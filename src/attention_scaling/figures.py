@@ -509,15 +509,21 @@ class BlitFigure:
             self.render()
 
     def background_png(self) -> bytes:
-        """Everything that never changes (axes, labels, legends) as one optimised PNG."""
+        """Everything that never changes (axes, labels, legends) as one optimised PNG.
+
+        The picture has few colours (white, text greys, a few marks), so a 256-colour palette
+        without dithering keeps it visually identical (mean error about 0.005 of 255) at less
+        than half the bytes of RGB: room in a page's weight for legible text in the frames.
+        """
         from PIL import Image
 
         self._ensure_background()
         self.canvas.restore_region(self._background)
         buf = io.BytesIO()
         info, dpi = _png_info(self.fig, self.fig.dpi)
-        Image.fromarray(np.asarray(self.canvas.buffer_rgba())[..., :3]).save(buf, format="PNG", optimize=True,
-                                                                             pnginfo=info, dpi=dpi)
+        rgb = Image.fromarray(np.asarray(self.canvas.buffer_rgba())[..., :3].copy())
+        rgb.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+            buf, format="PNG", optimize=True, pnginfo=info, dpi=dpi)
         return buf.getvalue()
 
     def layer_png(self, colors: int = 32) -> bytes:
@@ -615,7 +621,7 @@ class AttentionFigure(BlitFigure):
     :func:`~attention_scaling.numerics.query_ensemble` for the same seed.
     """
 
-    def __init__(self, n_pairs: int = 2000, width: float = 9.6, height: float = 4.3, dpi: int = 100):
+    def __init__(self, n_pairs: int = 2000, width: float = 9.6, height: float = 3.95, dpi: int = 100):
         from .numerics import ENSEMBLE_QUERIES, score_sample
 
         self._score_sample = score_sample

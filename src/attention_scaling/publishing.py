@@ -41,7 +41,7 @@ __all__ = [
 
 PREVIEW_PATH = "_static/social/attention-explorer.png"  # relative to the site root
 PREVIEW_SIZE = (1200, 630)  # the 1.91:1 card that Open Graph and Twitter crop least
-CARD_FRAME_TOP = 138  # pixels above the explorer's frame on the card (title, subtitle)
+CARD_FRAME_TOP = 165  # pixels above the explorer's frame on the card (title, subtitle)
 TEXT_LICENCE = ("CC BY 4.0", "https://creativecommons.org/licenses/by/4.0/")
 CODE_LICENCE = ("MIT", "https://opensource.org/license/mit")
 
