@@ -275,12 +275,14 @@ def training_curves_figure(runs: dict, width: float = 9.6, height: float = 4.4) 
     for i, (label, log) in enumerate(runs.items()):
         color = COLORS["scaled"] if "QK-norm" in label else COLORS["unscaled"]
         steps = np.arange(len(log["max logit"]))
-        for ax in logit_axes:
+        # the upper part shows only the runs that reach it (a clipped run would leave a line along its edge)
+        shown_in = [ax for ax in logit_axes if ax is ax_z or peaks[label] > 1.6 * low_peak]
+        for ax in shown_in:
             ax.plot(steps, log["max logit"], styles[i % 4], color=color, label=label if ax is ax_z else None)
         ax_h.plot(steps, log["entropy"], styles[i % 4], color=color)
         if log.get("diverged_at", -1) >= 0:
             last = log["diverged_at"] - 1
-            for ax in logit_axes:
+            for ax in shown_in:
                 ax.plot([last], [log["max logit"][last]], "x", color=color, markersize=9, mew=2)
     for ax in logit_axes:
         ax.set_yscale("log")
