@@ -26,6 +26,8 @@ __all__ = [
     "softmax_error_figure",
     "overflow_fraction_figure",
     "png_bytes",
+    "make_legible",
+    "SMALL_PT",
     "BlitFigure",
     "AttentionFigure",
     "ScaleFigure",
@@ -35,21 +37,65 @@ __all__ = [
 COLORS = {"curve": "#1f4e79", "mark": "#c0392b", "scaled": "#1f77b4", "unscaled": "#d62728", "grid": "#dddddd"}
 
 
+#: Smallest text in any figure (ticks, legends, notes), and the size of titles and labels, in points.
+#: A 960-px figure is shown 688 px wide on a 1280-px laptop: 11.5 pt at 100 dpi is then 11.4 CSS px.
+#: On a phone the book keeps figures at least 640 px wide (they scroll sideways): 10.6 CSS px.
+SMALL_PT = 11.5
+TEXT_PT = 12.5
+#: PNG text key that records the smallest font size of a figure, for the reader tests.
+MIN_FONT_KEY = "asb:min-font-pt"
+
+
 def _style(ax) -> None:
     ax.grid(True, color=COLORS["grid"], linewidth=0.6)
     ax.spines[["top", "right"]].set_visible(False)
 
 
+def _texts(fig: Figure):
+    from matplotlib.text import Text
+
+    return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+
+
+def make_legible(fig: Figure) -> float:
+    """Raise every text of ``fig`` to at least :data:`SMALL_PT`; return the smallest size, in points.
+
+    Tick labels that do not exist yet (matplotlib makes them at draw time) get the size
+    through ``tick_params``, so they are covered too.
+    """
+    for ax in fig.axes:
+        ax.tick_params(which="both", labelsize=SMALL_PT)
+    for t in _texts(fig):
+        if t.get_fontsize() < SMALL_PT:
+            t.set_fontsize(SMALL_PT)
+    return min([t.get_fontsize() for t in _texts(fig)] or [SMALL_PT])
+
+
+def _png_info(fig: Figure, dpi: float):
+    """PNG text chunk with the figure's smallest font size (points), and its dpi."""
+    from PIL import PngImagePlugin
+
+    info = PngImagePlugin.PngInfo()
+    info.add_text(MIN_FONT_KEY, f"{make_legible(fig):g}")
+    return info, (dpi, dpi)
+
+
 def png_bytes(fig: Figure, dpi: int = 100) -> bytes:
-    """The figure as PNG bytes (for ``ipywidgets.Image`` or ``IPython.display.Image``)."""
+    """The figure as PNG bytes (for ``ipywidgets.Image`` or ``IPython.display.Image``).
+
+    The PNG records its dpi and the figure's smallest font size (:data:`MIN_FONT_KEY`), so a
+    browser test can tell how large its text is on the page.
+    """
     if not isinstance(fig, Figure):
         raise ValueError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
+    dpi = v.positive_int(dpi, "dpi")
+    smallest = make_legible(fig)
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=v.positive_int(dpi, "dpi"))
+    fig.savefig(buf, format="png", dpi=dpi, metadata={MIN_FONT_KEY: f"{smallest:g}"})
     return buf.getvalue()
 
 
-def self_gradient_curve(marks: dict[str, float] | None = None, width: float = 9.0, height: float = 3.4) -> Figure:
+def self_gradient_curve(marks: dict[str, float] | None = None, width: float = 9.0, height: float = 4.0) -> Figure:
     r"""The curve :math:`P(1-P)` with the given points marked, in two views.
 
     Left: on [0, 1], with the maximum ¼ at ½. Right: against the distance of :math:`P`
@@ -71,7 +117,7 @@ def self_gradient_curve(marks: dict[str, float] | None = None, width: float = 9.
     ax.plot(p, diagonal_gradient(p), color=COLORS["curve"], linewidth=2)
     ax.axhline(0.25, color="0.5", linestyle=":", linewidth=1)
     ax.annotate(r"maximum $\frac{1}{4}$ at $P=\frac{1}{2}$", xy=(0.5, 0.25), xytext=(0.5, 0.272),
-                ha="center", fontsize=9, color="0.3")
+                ha="center", fontsize=SMALL_PT, color="0.3")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 0.3)
     ax.set_xlabel(r"weight $P_1$")
@@ -89,7 +135,7 @@ def self_gradient_curve(marks: dict[str, float] | None = None, width: float = 9.
         ax.plot([value], [g], shapes[i % len(shapes)], label=f"{label}: $P(1-P)$ = {g:.4g}", **style)
         ax_log.plot([min(value, 1 - value)], [max(g, 1e-12)], shapes[i % len(shapes)], **style)
     if marks:
-        ax.legend(loc="lower center", fontsize=8.5, frameon=True, framealpha=0.95)
+        fig.legend(loc="outside lower center", ncols=min(len(marks), 2), fontsize=SMALL_PT, frameon=False)
     _style(ax)
     _style(ax_log)
     return fig
@@ -122,7 +168,7 @@ def jacobian_norm_scatter(p_samples, width: float = 6.4, height: float = 3.6) ->
     ax.set_ylim(0, 0.55)
     ax.set_xlabel(r"largest weight $P_{\max}$")
     ax.set_ylabel(r"spectral norm $\|J\|_2$")
-    fig.legend(loc="outside lower center", ncols=3, fontsize=9, frameon=False)
+    fig.legend(loc="outside lower center", ncols=3, fontsize=SMALL_PT, frameon=False)
     _style(ax)
     return fig
 
@@ -135,7 +181,7 @@ def _by_dimension(stats, source: str):
         raise ValueError(f"stats must come from {source}()") from exc
 
 
-def saturation_by_dimension_figure(stats, width: float = 9.6, height: float = 3.3) -> Figure:
+def saturation_by_dimension_figure(stats, width: float = 9.6, height: float = 3.7) -> Figure:
     """Three panels against d_k (log axis): largest weight, entropy, largest P(1-P).
 
     ``stats`` is the result of :func:`~attention_scaling.numerics.saturation_by_dimension`.
@@ -156,11 +202,12 @@ def saturation_by_dimension_figure(stats, width: float = 9.6, height: float = 3.
         low, high = limits[measure]
         ax.set_ylim(low, high)
         _style(ax)
-    axes[0].legend(fontsize=9)
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=2, fontsize=SMALL_PT,
+               frameon=False)
     return fig
 
 
-def gradient_norms_figure(stats, width: float = 9.6, height: float = 3.4) -> Figure:
+def gradient_norms_figure(stats, width: float = 9.6, height: float = 4.1) -> Figure:
     """Gradients reaching the queries, and saturated rows, against d_k (scaled vs unscaled).
 
     ``stats`` is the result of :func:`~attention_scaling.attention.gradients_by_dimension`.
@@ -172,104 +219,165 @@ def gradient_norms_figure(stats, width: float = 9.6, height: float = 3.4) -> Fig
         ax_g.plot(d, series[name]["mean |dq|"], "o-", color=color, label=f"{name}: mean over rows")
         ax_g.plot(d, series[name]["median |dq|"], "s--", color=color, markerfacecolor="white",
                   label=f"{name}: median over rows")
-        ax_s.plot(d, series[name]["saturated rows"], "o-", color=color, label=name)
+        ax_s.plot(d, series[name]["saturated rows"], "o-", color=color)
     ax_g.set_xscale("log", base=2)
     ax_g.set_yscale("log")
     ax_g.set_xlabel("key dimension $d_k$")
     ax_g.set_ylabel(r"$\|\partial L/\partial q_i\|_2$ (log scale)")
-    ax_g.legend(fontsize=8)
+    ax_g.set_title("gradient reaching the queries", fontsize=TEXT_PT)
     ax_s.set_xscale("log", base=2)
     ax_s.set_ylim(0, 1)
     ax_s.set_xlabel("key dimension $d_k$")
-    ax_s.set_ylabel(f"fraction of rows with largest weight > {stats.get('saturation', 0.99):g}")
-    ax_s.legend(fontsize=9)
+    ax_s.set_ylabel("fraction of rows")
+    ax_s.set_title(f"saturated rows: largest weight > {stats.get('saturation', 0.99):g}", fontsize=TEXT_PT)
+    fig.legend(*ax_g.get_legend_handles_labels(), loc="outside lower center", ncols=2, fontsize=SMALL_PT,
+               frameon=False)
     for ax in (ax_g, ax_s):
         _style(ax)
     return fig
 
 
-def training_curves_figure(runs: dict, width: float = 9.6, height: float = 3.4) -> Figure:
+def _break_marks(ax_top, ax_low) -> None:
+    """Short slanted strokes on the left spine where a y axis is broken between two axes."""
+    style = {"marker": [(-1, -0.5), (1, 0.5)], "markersize": 10, "linestyle": "none", "color": "0.2",
+             "mec": "0.2", "mew": 1, "clip_on": False}
+    ax_top.plot([0], [0], transform=ax_top.transAxes, **style)
+    ax_low.plot([0], [1], transform=ax_low.transAxes, **style)
+
+
+def training_curves_figure(runs: dict, width: float = 9.6, height: float = 4.4) -> Figure:
     """Largest logit and mean attention entropy over training steps, one line per run.
 
     ``runs`` maps a label to a log from :func:`~attention_scaling.normalization.train_retrieval`.
-    Diverged runs end with a cross where they overflowed.
+    Diverged runs end with a cross where they overflowed. When one run's largest logit
+    dwarfs the others (more than 10 times the median peak), the logit axis is broken in
+    two log-scaled parts: the lower part keeps the other runs apart, the upper part
+    follows the large run to its end.
     """
+    from matplotlib.ticker import LogLocator, NullFormatter
+
     if not isinstance(runs, dict) or not runs:
         raise ValueError("runs must be a non-empty dict of label -> train_retrieval log")
     fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")), layout="constrained")
-    ax_z, ax_h = fig.subplots(1, 2)
+    peaks = {label: float(np.nanmax(np.abs(log["max logit"]))) for label, log in runs.items()}
+    low_peak = max([p for p in peaks.values() if p <= 10 * np.median(list(peaks.values()))])
+    broken = max(peaks.values()) > 10 * low_peak
+    grid = fig.add_gridspec(2, 2, height_ratios=[1.0, 1.5] if broken else [1, 0], hspace=0.06)
+    if broken:
+        ax_big = fig.add_subplot(grid[0, 0])
+        ax_z = fig.add_subplot(grid[1, 0], sharex=ax_big)
+        logit_axes = (ax_big, ax_z)
+    else:
+        ax_z = fig.add_subplot(grid[:, 0])
+        logit_axes = (ax_z,)
+    ax_h = fig.add_subplot(grid[:, 1])
     styles = ["-", "--", "-.", ":"]
     for i, (label, log) in enumerate(runs.items()):
         color = COLORS["scaled"] if "QK-norm" in label else COLORS["unscaled"]
         steps = np.arange(len(log["max logit"]))
-        ax_z.plot(steps, log["max logit"], styles[i % 4], color=color, label=label)
-        ax_h.plot(steps, log["entropy"], styles[i % 4], color=color, label=label)
+        # the upper part shows only the runs that reach it (a clipped run would leave a line along its edge)
+        shown_in = [ax for ax in logit_axes if ax is ax_z or peaks[label] > 1.6 * low_peak]
+        for ax in shown_in:
+            ax.plot(steps, log["max logit"], styles[i % 4], color=color, label=label if ax is ax_z else None)
+        ax_h.plot(steps, log["entropy"], styles[i % 4], color=color)
         if log.get("diverged_at", -1) >= 0:
             last = log["diverged_at"] - 1
-            ax_z.plot([last], [log["max logit"][last]], "x", color=color, markersize=9, mew=2)
-    ax_z.set_yscale("log")
-    ax_z.set_xlabel("training step")
-    ax_z.set_ylabel("largest |logit| in the batch (log scale)")
-    ax_h.set_xlabel("training step")
-    ax_h.set_ylabel("mean attention entropy (nats)")
-    ax_h.set_ylim(bottom=0)
-    ax_h.legend(fontsize=8.5)
-    for ax in (ax_z, ax_h):
+            for ax in shown_in:
+                ax.plot([last], [log["max logit"][last]], "x", color=color, markersize=9, mew=2)
+    for ax in logit_axes:
+        ax.set_yscale("log")
         _style(ax)
+    floor = min(float(np.nanmin(np.abs(log["max logit"]))) for log in runs.values())
+    if broken:
+        ax_z.set_ylim(0.8 * floor, 1.6 * low_peak)
+        nice = [x for x in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if 0.8 * floor <= x <= 1.6 * low_peak]
+        ax_z.set_yticks(nice, [f"{x:g}" for x in nice])
+        ax_z.yaxis.set_minor_formatter(NullFormatter())
+        ax_big.set_ylim(1.6 * low_peak, 10 * max(peaks.values()))
+        ax_big.yaxis.set_major_locator(LogLocator(base=10, numticks=4))
+        ax_big.spines["bottom"].set_visible(False)
+        ax_big.tick_params(axis="x", which="both", bottom=False, labelbottom=False)
+        ax_big.set_title("largest |logit| in the batch (log scale, axis broken)", fontsize=TEXT_PT)
+        _break_marks(ax_big, ax_z)
+    else:
+        ax_z.set_title("largest |logit| in the batch (log scale)", fontsize=TEXT_PT)
+    ax_z.set_xlabel("training step")
+    ax_h.set_title("mean attention entropy (nats)", fontsize=TEXT_PT)
+    ax_h.set_xlabel("training step")
+    ax_h.set_ylim(bottom=0)
+    _style(ax_h)
+    fig.legend(*ax_z.get_legend_handles_labels(), loc="outside lower center", ncols=len(runs), fontsize=SMALL_PT,
+               frameon=False)
     return fig
 
 
-def aligned_dots_figure(stats_by_alignment: dict, width: float = 9.6, height: float = 3.3) -> Figure:
-    """Mean q·k against d for several alignments, raw and divided by sqrt(d) and by d."""
+def aligned_dots_figure(stats_by_alignment: dict, width: float = 9.6, height: float = 3.8) -> Figure:
+    """Mean q·k against d_k for several alignments, raw and divided by sqrt(d_k) and by d_k."""
     if not isinstance(stats_by_alignment, dict) or not stats_by_alignment:
         raise ValueError("stats_by_alignment must be a non-empty dict of alignment -> aligned_dot_products()")
     fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")), layout="constrained")
     axes = fig.subplots(1, 3)
-    titles = [r"mean $q\cdot k$", r"mean $q\cdot k/\sqrt{d}$", r"mean $q\cdot k/d$"]
+    titles = [r"mean $q\cdot k$ (log scale)", r"mean $q\cdot k/\sqrt{d_k}$", r"mean $q\cdot k/d_k$"]
     for rho, st in stats_by_alignment.items():
         d = st["d_values"]
         for i, (ax, divide) in enumerate(zip(axes, (1.0, np.sqrt(d), d))):
             if i == 0 and not (st["mean"] > 0).all():
-                ax.plot([], [], "o-", label=rf"$\rho$ = {rho:g} (mean near 0, not shown)")
+                ax.plot([], [], "o-", label=rf"$\rho$ = {rho:g} (mean near 0: not on the log axis)")
                 continue
             ax.plot(d, st["mean"] / divide, "o-", label=rf"$\rho$ = {rho:g}")
     for ax, title in zip(axes, titles):
         ax.set_xscale("log", base=2)
-        ax.set_title(title, fontsize=10)
-        ax.set_xlabel("dimension $d$")
+        ax.set_title(title, fontsize=TEXT_PT)
+        ax.set_xlabel("key dimension $d_k$")
         _style(ax)
     axes[0].set_yscale("log")
-    axes[0].legend(fontsize=8.5)
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=len(stats_by_alignment),
+               fontsize=SMALL_PT, frameon=False)
     return fig
 
 
-def layernorm_placement_diagram(width: float = 9.6, height: float = 2.6) -> Figure:
-    """Block diagram of a Post-LN and a Pre-LN Transformer layer (Xiong et al. 2020)."""
+def layernorm_placement_diagram(width: float = 9.6, height: float = 4.0) -> Figure:
+    """Block diagram of a Post-LN and a Pre-LN Transformer layer (Xiong et al. 2020).
+
+    Each row is the main path from left to right; the residual paths leave it before each
+    sublayer (before attention and before FFN in Post-LN, before the LayerNorm that opens
+    each branch in Pre-LN) and run above it into the 'add' block.
+    """
     from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
     fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")))
     ax = fig.add_axes([0, 0, 1, 1])
     ax.set_xlim(0, 10)
-    ax.set_ylim(0, 2.6)
+    ax.set_ylim(0, 4.0)
     ax.axis("off")
     rows = {
-        "Post-LN (original Transformer)": ["x", "attention", "add", "LayerNorm", "FFN", "add", "LayerNorm"],
-        "Pre-LN": ["x", "LayerNorm", "attention", "add", "LayerNorm", "FFN", "add"],
+        "Post-LN (original Transformer): LayerNorm after each residual addition":
+            (["x", "attention", "add", "LayerNorm", "FFN", "add", "LayerNorm"], [(0, 2), (3, 5)]),
+        "Pre-LN: LayerNorm at the start of each residual branch":
+            (["x", "LayerNorm", "attention", "add", "LayerNorm", "FFN", "add"], [(0, 3), (3, 6)]),
     }
     fills = {"LayerNorm": "#ffe08a", "attention": "#cfe3f7", "FFN": "#cfe3f7", "add": "#eeeeee", "x": "white"}
-    for r, (title, blocks) in enumerate(rows.items()):
-        y = 1.75 - 1.25 * r
-        ax.text(0.1, y + 0.5, title, fontsize=10, fontweight="bold", va="center")
+    residual = "#2e7d32"
+    for r, (title, (blocks, skips)) in enumerate(rows.items()):
+        y = 2.65 - 2.0 * r
+        ax.text(0.1, y + 1.05, title, fontsize=TEXT_PT, fontweight="bold", va="center")
         xs = np.linspace(0.6, 9.3, len(blocks))
         for i, (x, name) in enumerate(zip(xs, blocks)):
             ax.add_patch(FancyBboxPatch((x - 0.55, y - 0.22), 1.1, 0.44, boxstyle="round,pad=0.02",
                                         facecolor=fills[name], edgecolor="0.3"))
-            ax.text(x, y, name, ha="center", va="center", fontsize=9)
+            ax.text(x, y, name, ha="center", va="center", fontsize=SMALL_PT)
             if i:
                 ax.add_patch(FancyArrowPatch((xs[i - 1] + 0.57, y), (x - 0.57, y), arrowstyle="-|>",
                                              mutation_scale=10, color="0.3"))
-    ax.text(5.0, 0.05, "residual connections (the 'add' blocks) skip around attention and FFN in both",
-            ha="center", fontsize=8.5, color="0.35")
+        for j, (start, end) in enumerate(skips):
+            # the residual path leaves the main path just after block `start` and enters `end` from above
+            x0, x1, top = xs[start] + 0.75, xs[end], y + 0.62
+            ax.plot([x0, x0, x1], [y, top, top], color=residual, linewidth=1.8, solid_joinstyle="round")
+            ax.plot([x0], [y], "o", color=residual, markersize=4)
+            ax.add_patch(FancyArrowPatch((x1, top), (x1, y + 0.25), arrowstyle="-|>", mutation_scale=12,
+                                         color=residual, linewidth=1.8))
+            ax.text((x0 + x1) / 2, top + 0.04, "residual path", ha="center",
+                    va="bottom", fontsize=SMALL_PT, color=residual)
     return fig
 
 
@@ -313,11 +421,11 @@ def softmax_error_figure(errors, width: float = 8.4, height: float = 3.6) -> Fig
         ax.set_yticks([1e-20, 1e-15, 1e-10, 1e-5, 1, band],
                       [r"$\leq 10^{-20}$", "$10^{-15}$", "$10^{-10}$", "$10^{-5}$", "1", "inf or NaN"])
         ax.set_xlabel("largest score $s$ (log scale)")
-        ax.set_title(titles[kind], fontsize=10)
+        ax.set_title(titles[kind], fontsize=TEXT_PT)
         _style(ax)
     axes[0].set_ylabel("largest error in a weight")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=len(names), fontsize=9, frameon=False)
+    fig.legend(handles, labels, loc="outside lower center", ncols=len(names), fontsize=SMALL_PT, frameon=False)
     return fig
 
 
@@ -353,7 +461,7 @@ def overflow_fraction_figure(fractions, width: float = 6.4, height: float = 3.4)
     ax.set_ylim(-0.02, max(0.5, float(series["unscaled"].max()) + 0.05))
     ax.set_xlabel("key dimension $d_k$")
     ax.set_ylabel(f"fraction of scores above\nthe {dtype} threshold")
-    ax.legend(fontsize=9, loc="upper left")
+    ax.legend(fontsize=SMALL_PT, loc="upper left")
     _style(ax)
     return fig
 
@@ -388,6 +496,7 @@ class BlitFigure:
     def render(self) -> np.ndarray:
         """The current frame as an RGBA array of shape (height, width, 4)."""
         if self._background is None:
+            make_legible(self.fig)
             self.canvas.draw()  # lays out the figure and draws everything not animated
             self.fig.set_layout_engine("none")  # freeze the layout: later frames only blit
             self._background = self.canvas.copy_from_bbox(self.fig.bbox)
@@ -401,7 +510,9 @@ class BlitFigure:
         from PIL import Image
 
         buf = io.BytesIO()
-        Image.fromarray(self.render()).save(buf, format="PNG", compress_level=compress_level)
+        frame = self.render()
+        info, dpi = _png_info(self.fig, self.fig.dpi)
+        Image.fromarray(frame).save(buf, format="PNG", compress_level=compress_level, pnginfo=info, dpi=dpi)
         return buf.getvalue()
 
     def _ensure_background(self) -> None:
@@ -409,13 +520,21 @@ class BlitFigure:
             self.render()
 
     def background_png(self) -> bytes:
-        """Everything that never changes (axes, labels, legends) as one optimised PNG."""
+        """Everything that never changes (axes, labels, legends) as one optimised PNG.
+
+        The picture has few colours (white, text greys, a few marks), so a 256-colour palette
+        without dithering keeps it visually identical (mean error about 0.005 of 255) at less
+        than half the bytes of RGB: room in a page's weight for legible text in the frames.
+        """
         from PIL import Image
 
         self._ensure_background()
         self.canvas.restore_region(self._background)
         buf = io.BytesIO()
-        Image.fromarray(np.asarray(self.canvas.buffer_rgba())[..., :3]).save(buf, format="PNG", optimize=True)
+        info, dpi = _png_info(self.fig, self.fig.dpi)
+        rgb = Image.fromarray(np.asarray(self.canvas.buffer_rgba())[..., :3].copy())
+        rgb.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+            buf, format="PNG", optimize=True, pnginfo=info, dpi=dpi)
         return buf.getvalue()
 
     def layer_png(self, colors: int = 32) -> bytes:
@@ -434,7 +553,8 @@ class BlitFigure:
         rgba = Image.fromarray(np.asarray(self.canvas.buffer_rgba()).copy())
         layer = rgba.quantize(colors=v.positive_int(colors, "colors"), method=Image.Quantize.FASTOCTREE)
         buf = io.BytesIO()
-        layer.save(buf, format="PNG", optimize=True)
+        info, dpi = _png_info(self.fig, self.fig.dpi)
+        layer.save(buf, format="PNG", optimize=True, pnginfo=info, dpi=dpi)
         return buf.getvalue()
 
     def _repr_png_(self) -> bytes:
@@ -525,21 +645,21 @@ class AttentionFigure(BlitFigure):
         ax_w, ax_g, ax_h = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.15, 1.0, 1.25]})
         red, blue = COLORS["unscaled"], COLORS["scaled"]
 
-        ax_w.set_title("attention weights of one draw", fontsize=10)
+        ax_w.set_title("weights of one draw", fontsize=TEXT_PT)
         self.bars_u = self._animate(ax_w.stairs(*reversed(_grouped_bar_edges(8, 0)), fill=True, color=red,
-                                                label=r"unscaled: softmax$(q\cdot k)$"))
+                                                label=r"unscaled softmax$(q\cdot k)$"))
         self.bars_s = self._animate(ax_w.stairs(*reversed(_grouped_bar_edges(8, 1)), fill=True, color=blue,
-                                                label=r"scaled: softmax$(q\cdot k/\sqrt{d_k})$"))
+                                                label=r"scaled softmax$(q\cdot k/\sqrt{d_k})$"))
         ax_w.set_xlim(0, 1)
         ax_w.set_ylim(0, 1.02)
         ax_w.set_xticks([])
-        ax_w.set_xlabel("keys (each pair of bars is one key)")
+        ax_w.set_xlabel("keys (a pair of bars each)")
         ax_w.set_ylabel("weight $P_j$")
         # solid lines: a dashed line costs about 250 bytes more in every static frame
         self.mean_w_u = self._animate(*_expectation_marks(ax_w, red, "-"))
         self.mean_w_s = self._animate(*_expectation_marks(ax_w, blue, "-"))
 
-        ax_g.set_title(r"gradient $P(1-P)$ at each weight", fontsize=10)
+        ax_g.set_title(r"gradient $P(1-P)$", fontsize=TEXT_PT)
         grid = np.linspace(0, 1, 201)
         ax_g.plot(grid, diagonal_gradient(grid), color="0.55", linewidth=1.5)
         self.marks_u = self._animate(ax_g.plot([], [], "o", color=red, markersize=6, alpha=0.8, clip_on=False)[0])
@@ -553,16 +673,16 @@ class AttentionFigure(BlitFigure):
         self.mean_g_u = (self._animate(*_expectation_marks(ax_g, red, "-", band=False)),)
         self.mean_g_s = (self._animate(*_expectation_marks(ax_g, blue, "-", band=False)),)
         ax_g.plot([], [], "-", color="0.35", linewidth=6, alpha=0.25,
-                  label=f"line, band: mean, middle 80 % of {ENSEMBLE_QUERIES} queries")
+                  label=f"line, band: mean, middle 80 %, {ENSEMBLE_QUERIES} queries")
 
-        ax_h.set_title(rf"size $|q\cdot k|$ over {self.n_pairs} random pairs", fontsize=10)
+        ax_h.set_title(rf"$|q\cdot k|$ of {self.n_pairs} random pairs", fontsize=TEXT_PT)
         zeros = np.zeros(len(SCORE_EDGES) - 1)
         self.hist_u = self._animate(ax_h.stairs(zeros, SCORE_EDGES, fill=True, color=red, alpha=0.45))
         self.hist_s = self._animate(ax_h.stairs(zeros, SCORE_EDGES, fill=True, color=blue, alpha=0.45))
         self.pred_u = self._animate(ax_h.stairs(zeros, SCORE_EDGES, color="#7b1113", linewidth=1.3, linestyle="--",
-                                                label=r"predicted from $\mathcal{N}(0, m^4 d_k)$"))
+                                                label=r"predicted, $\mathcal{N}(0, m^4 d_k)$"))
         self.pred_s = self._animate(ax_h.stairs(zeros, SCORE_EDGES, color="#0b3d66", linewidth=1.3, linestyle=":",
-                                                label=r"predicted from $\mathcal{N}(0, m^4)$"))
+                                                label=r"predicted, $\mathcal{N}(0, m^4)$"))
         ax_h.set_xscale("log")
         ax_h.set_xlim(SCORE_EDGES[0], SCORE_EDGES[-1])
         ax_h.set_ylim(0, 0.3)
@@ -570,10 +690,10 @@ class AttentionFigure(BlitFigure):
         ax_h.set_ylabel("fraction of pairs per bin")
         for ax in (ax_w, ax_g, ax_h):
             _style(ax)
-        fig.legend(loc="outside lower center", ncols=3, fontsize=9, frameon=False)
+        fig.legend(loc="outside lower center", ncols=3, fontsize=SMALL_PT, frameon=False, columnspacing=1.2)
         # The setting, as a title; a long placeholder reserves its space in the layout.
         # The one draw's setting, as plain text (each glyph costs bytes in every static frame).
-        self.label = self._animate(fig.suptitle("one draw: d_k = 1024, m = 10.00, 64 keys, seed 99", fontsize=10))
+        self.label = self._animate(fig.suptitle("one draw: d_k = 1024, m = 10.00, 64 keys, seed 99", fontsize=TEXT_PT))
         self.state: dict = {}
         self.update()
 
@@ -685,14 +805,13 @@ class ScaleFigure(BlitFigure):
         ax_p, ax_g, ax_j = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.0, 1.0, 0.85]})
         idx = np.arange(n + 1) - 0.5
         self._bar_edges = np.repeat(np.arange(n), 2) + np.tile([-0.36, 0.36], n)
-        ax_p.set_title(r"softmax output $P = \mathrm{softmax}(s\,z)$", fontsize=10)
+        ax_p.set_title(r"weights $P = \mathrm{softmax}(s\,z)$", fontsize=TEXT_PT)
         self.bars_p = self._animate(ax_p.stairs(np.zeros(2 * n - 1), self._bar_edges, fill=True, color=COLORS["scaled"]))
         ax_p.set_ylim(0, 1.02)
         ax_p.set_ylabel("weight $P_i$")
         self.mean_p = self._animate(*_expectation_marks(ax_p, "0.25", "--"))
-        ax_p.plot([], [], "--", color="0.25", label=f"mean of the largest over {n_draws} draws")
-        ax_p.legend(fontsize=8, loc="upper right")
-        ax_g.set_title(r"diagonal gradient $P_i(1-P_i)$", fontsize=10)
+        # no legend: the title above the panels says what the dashed line is
+        ax_g.set_title(r"gradient $P_i(1-P_i)$", fontsize=TEXT_PT)
         self.bars_g = self._animate(ax_g.stairs(np.zeros(2 * n - 1), self._bar_edges, fill=True, color=COLORS["mark"]))
         ax_g.axhline(0.25, color="0.5", linestyle=":", linewidth=1)
         self.mean_g = self._animate(*_expectation_marks(ax_g, "0.25", "--"))
@@ -700,9 +819,9 @@ class ScaleFigure(BlitFigure):
         for ax in (ax_p, ax_g):
             ax.set_xlim(idx[0], idx[-1])
             ax.set_xticks(range(n), [f"{i + 1}" for i in range(n)])
-            ax.set_xlabel("score index $i$ (scores sorted, largest first)")
+            ax.set_xlabel("index $i$, largest score first")
             _style(ax)
-        ax_j.set_title(r"Jacobian $\partial P_i/\partial z_j$", fontsize=10)
+        ax_j.set_title(r"Jacobian $\partial P_i/\partial z_j$", fontsize=TEXT_PT)
         self.heat = self._animate(ax_j.imshow(np.zeros((n, n)), cmap="RdBu_r", vmin=-0.25, vmax=0.25))
         ax_j.set_xticks(range(n), [f"{i + 1}" for i in range(n)])
         ax_j.set_yticks(range(n), [f"{i + 1}" for i in range(n)])
@@ -710,7 +829,7 @@ class ScaleFigure(BlitFigure):
         ax_j.set_ylabel("$i$")
         fig.colorbar(self.heat, ax=ax_j, shrink=0.85)
         self.label = self._animate(fig.suptitle("one draw of 8 scores; scale s = 0.000 (temperature T = 1/s = 0.000); "
-                                                "dashed: mean of 200 draws", fontsize=10))
+                                                "dashed: the largest, mean of 200 draws", fontsize=TEXT_PT))
         self.state: dict = {}
         self.update()
 
@@ -732,7 +851,7 @@ class ScaleFigure(BlitFigure):
         _set_expectation(self.mean_p, expect["max weight"])
         _set_expectation(self.mean_g, expect["largest P(1-P)"])
         self.label.set_text(f"one draw of {len(p)} scores; scale $s$ = {s:.3g}  (temperature $T = 1/s$ = {1 / s:.3g});  "
-                            f"dashed: mean of {len(p_draws)} draws")
+                            f"dashed: the largest, mean of {len(p_draws)} draws")
         self.state = {"params": {"scale": s, "seed": self.seed}, "p": p, "gradient": g, "jacobian": jac,
                       "expectation": expect, "n_draws": len(p_draws),
                       "readouts": {"max weight": float(p.max()), "entropy": float(entropy(p)),
@@ -775,7 +894,7 @@ class NormalizationFigure(BlitFigure):
     LABELS = {"scaled": r"$q\cdot k/\sqrt{d_k}$", "qk-l2": r"QK-norm: $g\,\hat q\cdot\hat k$",
               "qk-layernorm": r"LayerNorm on $q$, $k$"}
 
-    def __init__(self, d_k: int = 64, n_keys: int = 16, seed: int = 0, width: float = 9.6, height: float = 3.4,
+    def __init__(self, d_k: int = 64, n_keys: int = 16, seed: int = 0, width: float = 9.6, height: float = 4.4,
                  dpi: int = 100):
         from .normalization import attention_scores
         from .numerics import ENSEMBLE_QUERIES, query_ensemble, shared_draw
@@ -793,7 +912,7 @@ class NormalizationFigure(BlitFigure):
                      dpi=v.positive_int(dpi, "dpi"), layout="constrained")
         super().__init__(fig)
         ax_w, ax_m = fig.subplots(1, 2)
-        ax_w.set_title("attention weights of one query", fontsize=10)
+        ax_w.set_title("attention weights of one query", fontsize=TEXT_PT)
         edges, zeros = _grouped_bar_edges(n, 0)
         self.bars = self._animate(ax_w.stairs(zeros, edges * 1.0, fill=True, color=COLORS["scaled"]))
         ax_w.set_xlim(0, 1)
@@ -802,8 +921,7 @@ class NormalizationFigure(BlitFigure):
         ax_w.set_xlabel(f"{n} keys")
         ax_w.set_ylabel("weight $P_j$")
         self.mean_w = self._animate(*_expectation_marks(ax_w, "0.25", "--"))
-        ax_w.plot([], [], "--", color="0.25", label=f"largest weight: mean of {ENSEMBLE_QUERIES} queries")
-        ax_w.legend(fontsize=8, loc="upper right")
+        ax_w.plot([], [], "--", color="0.25", label=f"left, dashed: largest weight, mean of {ENSEMBLE_QUERIES} queries")
         grid = np.logspace(-1, 1, 41)
         self.curves = {}
         for mode, style in zip(self.MODES, ("-", "--", ":")):
@@ -812,19 +930,24 @@ class NormalizationFigure(BlitFigure):
                                           label=self.LABELS[mode])[0]
             ax_m.fill_between(grid, [e.low for e in stats], [e.high for e in stats], alpha=0.12,
                               color=self.curves[mode].get_color(), linewidth=0)
-        self.marker = self._animate(ax_m.plot([], [], "o", color=COLORS["mark"], markersize=9, zorder=4)[0])
+        self.marker = self._animate(ax_m.plot([], [], "o", color=COLORS["mark"], markersize=9, zorder=4,
+                                              clip_on=False)[0])
         ax_m.plot([], [], "o", color="0.3", markersize=7, label="one draw (seed %d)" % self.seed)
+        ax_m.fill_between([], [], [], color="0.3", alpha=0.2, linewidth=0, label="band: middle 80 %")
         ax_m.set_xscale("log")
         ax_m.set_xlim(0.1, 10)
         ax_m.set_ylim(0, 1.02)
         ax_m.set_xlabel("vector magnitude $m$ (log scale)")
-        ax_m.set_ylabel(f"largest weight: mean of {ENSEMBLE_QUERIES} queries\n(band: their middle 80 %)")
-        ax_m.set_title(rf"largest weight against magnitude, $d_k$ = {self.d_k}", fontsize=10)
-        ax_m.legend(fontsize=8.5, loc="center left")
+        ax_m.set_ylabel("largest weight")
+        ax_m.set_title(rf"mean of {ENSEMBLE_QUERIES} queries, $d_k$ = {self.d_k}", fontsize=TEXT_PT)
+        handles, labels = ax_m.get_legend_handles_labels()  # the curves, the draw, the band; then the left panel's line
+        more = ax_w.get_legend_handles_labels()
+        fig.legend(handles + more[0], labels + more[1], loc="outside lower center", ncols=2, fontsize=SMALL_PT,
+                   frameon=False)
         for ax in (ax_w, ax_m):
             _style(ax)
         self.label = self._animate(fig.suptitle("bars: one draw (seed 99), mode: qk-layernorm, magnitude m = 10.00",
-                                                fontsize=10))
+                                                fontsize=TEXT_PT))
         self.state: dict = {}
         self.update()
 

@@ -1,0 +1,383 @@
+"""What a reader sees: nothing cut off or sticking out, legible figure text, the same figures in dark mode.
+
+Every page is opened at a laptop's 1280×900 and a phone's 390×844, served over 127.0.0.1
+and from file://, first in light mode and then in dark mode, and checked with four rules:
+
+1. clipped: no element of the page's content cuts its own content off (overflow hidden or
+   clip with content wider or taller than the box); at 1280 px no displayed formula scrolls
+   sideways.
+2. sticks out: no element reaches past the right or left edge of the nearest box the reader
+   can see around it (a border or a background: admonitions, proofs, outputs, players).
+3. legible: the smallest text in every figure and player frame renders at ≥ 11 CSS px at
+   1280 and ≥ 9 at 390. It is computed from the font size and dpi the figure was drawn
+   with (a PNG text chunk written by :func:`attention_scaling.figures.png_bytes`) and the
+   width the browser shows the image at.
+4. dark mode: every figure and player looks the same in dark mode as in light mode (pixel
+   for pixel, up to antialiasing), and axe-core finds no colour-contrast violation.
+
+Each rule is run on a planted defect too, and must report it.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import urllib.parse
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from conftest import HTML, SCREENSHOTS
+from test_browser import PAGES, axe_violations
+
+pytestmark = pytest.mark.browser
+
+VIEWPORTS = {"laptop": (1280, 900), "phone": (390, 844)}
+MIN_FONT_PX = {"laptop": 11.0, "phone": 9.0}
+# Mean absolute difference (0–255) between a figure's light and dark screenshots that still
+# counts as the same picture: antialiasing at edges, not a lost axis.
+SAME_PICTURE = 2.0
+CONTENT = "article.bd-article"
+
+CLIP_JS = """([root, strictMath]) => {
+  // A box cuts its content when a rendered descendant reaches past its edge on an axis the box
+  // does not let the reader scroll. Visually hidden helpers (MathJax's assistive MathML, which
+  // screen readers read) are not content a sighted reader misses, so they and their children
+  // are left out; so are descendants of closed dropdowns (not rendered).
+  const out = [];
+  const name = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
+        (e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\\s+/).join('.') : '');
+  const hidden = d => {
+    const cs = getComputedStyle(d);
+    return (cs.clip && cs.clip !== 'auto') || cs.clipPath !== 'none' || cs.visibility === 'hidden' ||
+           d.tagName.toLowerCase() === 'mjx-assistive-mml';
+  };
+  const reach = e => {               // how far visible descendants reach past e's padding box
+    const r = e.getBoundingClientRect(), cs = getComputedStyle(e);
+    const left = r.left + parseFloat(cs.borderLeftWidth), right = r.right - parseFloat(cs.borderRightWidth);
+    const top = r.top + parseFloat(cs.borderTopWidth), bottom = r.bottom - parseFloat(cs.borderBottomWidth);
+    let x = 0, y = 0, what = '';
+    const walk = a => {
+      for (const d of a.childNodes) {
+        let q;
+        if (d.nodeType === Node.TEXT_NODE) {
+          if (!d.textContent.trim()) continue;
+          const range = document.createRange();
+          range.selectNodeContents(d);
+          q = range.getBoundingClientRect();
+        } else if (d.nodeType !== Node.ELEMENT_NODE || hidden(d)) continue;
+        else q = d.getBoundingClientRect();
+        if (q.width > 0 && q.height > 0) {
+          const dx = Math.max(q.right - right, left - q.left), dy = Math.max(q.bottom - bottom, top - q.top);
+          if (dx > x) { x = dx; what = d.innerText || d.textContent || ''; }
+          if (dy > y) { y = dy; what = what || d.innerText || d.textContent || ''; }
+        }
+        if (d.nodeType === Node.ELEMENT_NODE) walk(d);
+      }
+    };
+    walk(e);
+    return {x, y, what};
+  };
+  const cut = v => v === 'hidden' || v === 'clip';
+  for (const e of document.querySelectorAll(root + ' *')) {
+    if (!e.getClientRects().length || hidden(e)) continue;   // not rendered, or a screen-reader helper
+    if (e.closest('mjx-assistive-mml, details:not([open])')) continue;    // folded on purpose
+    const cs = getComputedStyle(e);
+    const math = e.matches('mjx-container[display="true"], div.math');
+    if (!cut(cs.overflowX) && !cut(cs.overflowY) && !(strictMath && math)) continue;
+    const {x, y, what} = reach(e);
+    if ((cut(cs.overflowX) && x > 1.5) || (cut(cs.overflowY) && y > 1.5))
+      out.push({rule: 'clipped', what: name(e), text: (what || e.innerText).slice(0, 60),
+                by: [Math.round(x), Math.round(y)]});
+    else if (strictMath && math && x > 1.5)
+      out.push({rule: 'derivation scrolls sideways', what: name(e), text: e.innerText.slice(0, 60),
+                by: Math.round(x)});
+  }
+  return out;
+}"""
+
+STICK_JS = """(root) => {
+  const out = [];
+  const top = document.querySelector(root);
+  if (!top) return out;
+  const name = e => e.tagName.toLowerCase() +
+        (e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\\s+/).join('.') : '');
+  const visibleBox = a => {
+    if (a === top) return true;
+    const cs = getComputedStyle(a);
+    const bg = cs.backgroundColor;
+    const hasBg = bg && bg !== 'transparent' && !/rgba\\(.*,\\s*0\\)$/.test(bg);
+    const hasBorder = ['Left', 'Right'].some(s => parseFloat(cs['border' + s + 'Width']) > 0 &&
+                                                  cs['border' + s + 'Style'] !== 'none');
+    return hasBg || hasBorder;
+  };
+  const scrolls = a => ['auto', 'scroll'].includes(getComputedStyle(a).overflowX);
+  for (const e of top.querySelectorAll('*')) {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const cs = getComputedStyle(e);
+    if (cs.position === 'fixed' || cs.position === 'absolute' || cs.visibility === 'hidden') continue;
+    if (e.closest('mjx-assistive-mml, details:not([open])')) continue;   // screen-reader copy, folds
+    let a = e.parentElement, inScroller = false;
+    while (a && a !== top && !visibleBox(a)) { if (scrolls(a)) inScroller = true; a = a.parentElement; }
+    if (!a || inScroller) continue;                              // content of a scroller is reachable
+    // anything up to the box, including the box itself, that scrolls makes the overflow reachable
+    let b = e.parentElement, reachable = false;
+    while (b && b !== a.parentElement) { if (scrolls(b)) reachable = true; b = b.parentElement; }
+    if (reachable) continue;
+    const box = a.getBoundingClientRect();
+    const past = Math.max(r.right - box.right, box.left - r.left);
+    if (past > 1.5) out.push({rule: 'sticks out', what: name(e), box: name(a), by: Math.round(past),
+                              text: (e.innerText || e.textContent || '').slice(0, 60)});
+  }
+  // report the outermost offender only: its children stick out with it
+  return out.filter((o, i) => i === 0 || !(out[i - 1].text.includes(o.text) && out[i - 1].box === o.box));
+}"""
+
+FIGURES_JS = """(root) => [...document.querySelectorAll(root + ' img')]
+  .filter(img => img.getClientRects().length && img.naturalWidth > 0)
+  .map(img => ({src: img.currentSrc || img.src, natural: img.naturalWidth,
+                shown: img.getBoundingClientRect().width,
+                alt: img.alt, layer: img.classList.contains('asb-frame')}))"""
+
+
+def _png_bytes(src: str) -> bytes:
+    if src.startswith("data:"):
+        return base64.b64decode(src.split(",", 1)[1])
+    path = urllib.parse.urlparse(src).path
+    if src.startswith("file://"):
+        return Path(urllib.parse.unquote(path)).read_bytes()
+    return (HTML / urllib.parse.unquote(path).lstrip("/")).read_bytes()
+
+
+def smallest_text_px(src: str, natural: float, shown: float) -> float | None:
+    """CSS px of the smallest text of a figure image as shown, or None if it carries no font data."""
+    try:
+        info = Image.open(io.BytesIO(_png_bytes(src))).info
+    except (OSError, ValueError):
+        return None
+    if "asb:min-font-pt" not in info or "dpi" not in info:
+        return None
+    font_px_in_image = float(info["asb:min-font-pt"]) * float(info["dpi"][0]) / 72.0
+    return font_px_in_image * shown / natural
+
+
+def legibility_problems(figures, minimum: float) -> list[dict]:
+    problems = []
+    for f in figures:
+        if not f["src"].startswith("data:image/png") and not f["src"].lower().endswith(".png"):
+            continue  # SVG icons and the like scale with the page
+        px = smallest_text_px(f["src"], f["natural"], f["shown"])
+        if px is None:
+            problems.append({"rule": "legible", "what": f["alt"][:60] or f["src"][-40:],
+                             "why": "the PNG carries no font size (asb:min-font-pt)"})
+        elif px < minimum:
+            problems.append({"rule": "legible", "what": f["alt"][:60] or f["src"][-40:],
+                             "smallest text": round(px, 1), "minimum": minimum})
+    return problems
+
+
+def _set_mode(page, mode: str) -> None:
+    page.evaluate("""(mode) => { document.documentElement.dataset.theme = mode;
+                                 document.documentElement.dataset.mode = mode; }""", mode)
+    page.wait_for_timeout(50)
+
+
+# The part of an element the reader sees: its box cut by every ancestor that does not let
+# content overflow visibly (a sideways scroller on a phone shows part of a 640-px figure).
+VISIBLE_PART_JS = """e => {
+  const r = e.getBoundingClientRect();
+  let left = r.left, top = r.top, right = r.right, bottom = r.bottom;
+  for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+    const cs = getComputedStyle(a), q = a.getBoundingClientRect();
+    if (cs.overflowX !== 'visible') { left = Math.max(left, q.left); right = Math.min(right, q.right); }
+    if (cs.overflowY !== 'visible') { top = Math.max(top, q.top); bottom = Math.min(bottom, q.bottom); }
+  }
+  return {x: left - r.left, y: top - r.top, width: right - left, height: bottom - top, full: r.width};
+}"""
+
+
+def figure_shots(page) -> list[bytes]:
+    """Screenshots of every figure as shown (a player's stacked layers together).
+
+    Only the part the reader sees is kept: a figure wider than its sideways scroller would
+    otherwise bring the page background beside the scroller into the picture.
+    """
+    shots = []
+    targets = page.locator(f"{CONTENT} .asb-stack, {CONTENT} img:not(.asb-stack img)")
+    for i in range(targets.count()):
+        t = targets.nth(i)
+        if t.is_visible() and (t.bounding_box() or {}).get("width", 0) > 20:
+            t.scroll_into_view_if_needed()
+            shot = t.screenshot()
+            part = t.evaluate(VISIBLE_PART_JS)
+            image = Image.open(io.BytesIO(shot))
+            scale = image.width / part["full"] if part["full"] else 1.0
+            box = (round(part["x"] * scale), round(part["y"] * scale),
+                   round((part["x"] + part["width"]) * scale), round((part["y"] + part["height"]) * scale))
+            if box != (0, 0, image.width, image.height) and box[2] > box[0] and box[3] > box[1]:
+                buf = io.BytesIO()
+                image.crop(box).save(buf, format="PNG")
+                shot = buf.getvalue()
+            shots.append(shot)
+    return shots
+
+
+def _difference(a: bytes, b: bytes) -> float:
+    ia, ib = (Image.open(io.BytesIO(x)).convert("RGB") for x in (a, b))
+    if ia.size != ib.size:
+        return 255.0
+    from PIL import ImageChops, ImageStat
+    return sum(ImageStat.Stat(ImageChops.difference(ia, ib)).mean) / 3
+
+
+def dark_mode_problems(light: list[bytes], dark: list[bytes]) -> list[dict]:
+    if len(light) != len(dark):
+        return [{"rule": "dark mode", "why": f"{len(light)} figures in light mode, {len(dark)} in dark"}]
+    return [{"rule": "dark mode", "figure": i, "mean difference": round(d, 1)}
+            for i, (a, b) in enumerate(zip(light, dark)) if (d := _difference(a, b)) > SAME_PICTURE]
+
+
+def contrast_problems(page) -> list[dict]:
+    page.add_script_tag(path=str(Path(__file__).parent / "vendor" / "axe-core-4.14.1.min.js"))
+    found = page.evaluate(
+        f"""async () => (await axe.run('{CONTENT}', {{runOnly: ['color-contrast'], resultTypes: ['violations']}}))
+            .violations.map(v => ({{rule: 'contrast', targets: v.nodes.map(n => n.target.join(' '))}}))""")
+    return found
+
+
+def reader_problems(page, width_name: str, *, shots: bool = True) -> tuple[list[dict], list[bytes]]:
+    problems = page.evaluate(CLIP_JS, [CONTENT, width_name == "laptop"])
+    problems += page.evaluate(STICK_JS, CONTENT)
+    problems += legibility_problems(page.evaluate(FIGURES_JS, CONTENT), MIN_FONT_PX[width_name])
+    return problems, (figure_shots(page) if shots else [])
+
+
+def _open(browser, url: str, width_name: str):
+    w, h = VIEWPORTS[width_name]
+    context = browser.new_context(viewport={"width": w, "height": h})
+    page = context.new_page()
+    page.goto(url, wait_until="load")
+    page.evaluate("""async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise;
+                                   await document.fonts.ready; }""")
+    return context, page
+
+
+@pytest.mark.parametrize("origin", ["http", "file"])
+@pytest.mark.parametrize("width_name", list(VIEWPORTS))
+@pytest.mark.parametrize("page_name", PAGES)
+def test_reader_view(browser, site, server, page_name, width_name, origin):
+    url = f"{server}/{page_name}" if origin == "http" else (site / page_name).as_uri()
+    context, page = _open(browser, url, width_name)
+    try:
+        _set_mode(page, "light")
+        light, light_shots = reader_problems(page, width_name)
+        if origin == "http":
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            stem = page_name.replace("/", "__").removesuffix(".html")
+            page.screenshot(path=str(SCREENSHOTS / f"{stem}-{width_name}-light.png"), full_page=True)
+        _set_mode(page, "dark")
+        dark, dark_shots = reader_problems(page, width_name)
+        dark += dark_mode_problems(light_shots, dark_shots)
+        dark += contrast_problems(page)
+        if origin == "http":
+            page.screenshot(path=str(SCREENSHOTS / f"{stem}-{width_name}-dark.png"), full_page=True)
+    finally:
+        context.close()
+    assert light == [], f"{page_name} at {width_name}, light: {light}"
+    assert dark == [], f"{page_name} at {width_name}, dark: {dark}"
+
+
+# --- every rule reports a planted defect ---------------------------------------------------------
+
+
+def _planted_png(font_pt: float = 10.0, dpi: int = 100, width: int = 960, transparent: bool = False,
+                 with_font: bool = True) -> str:
+    from PIL import ImageDraw, PngImagePlugin
+    img = Image.new("RGBA", (width, 200), (0, 0, 0, 0) if transparent else (255, 255, 255, 255))
+    ImageDraw.Draw(img).line([(10, 190), (width - 10, 10)], fill=(0, 0, 0, 255), width=4)
+    meta = PngImagePlugin.PngInfo()
+    if with_font:
+        meta.add_text("asb:min-font-pt", str(font_pt))
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", pnginfo=meta, dpi=(dpi, dpi))
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
+
+
+def _planted(browser, body: str, width_name: str = "laptop"):
+    w, h = VIEWPORTS[width_name]
+    context = browser.new_context(viewport={"width": w, "height": h})
+    page = context.new_page()
+    page.set_content(
+        "<html><head><style>html[data-theme=dark] body{background:#121212;color:#ddd}"
+        ".admonition{border:1px solid #888;width:300px}</style></head>"
+        f'<body><article class="bd-article" style="width:700px">{body}</article></body></html>')
+    return context, page
+
+
+def test_planted_clipped_box_is_reported(browser):
+    context, page = _planted(browser, '<div style="width:120px;overflow:hidden;white-space:nowrap">'
+                                      'chain rule, because S depends on z_1</div>')
+    found = page.evaluate(CLIP_JS, [CONTENT, True])
+    context.close()
+    assert [p["rule"] for p in found] == ["clipped"]
+
+
+def test_planted_scrolling_derivation_is_reported_at_laptop_width(browser):
+    body = '<div class="math" style="width:200px;overflow-x:auto;white-space:nowrap">' + "x + " * 80 + "</div>"
+    context, page = _planted(browser, body)
+    strict = page.evaluate(CLIP_JS, [CONTENT, True])
+    lenient = page.evaluate(CLIP_JS, [CONTENT, False])
+    context.close()
+    assert [p["rule"] for p in strict] == ["derivation scrolls sideways"] and lenient == []
+
+
+def test_planted_text_sticking_out_of_a_box_is_reported(browser):
+    body = ('<div class="admonition"><p><span style="display:inline-block;width:420px">R &gt; 0 collects'
+            ' the other terms</span></p></div><div class="admonition"><p>fits</p></div>')
+    context, page = _planted(browser, body)
+    found = page.evaluate(STICK_JS, CONTENT)
+    context.close()
+    assert [p["rule"] for p in found] == ["sticks out"] and "R > 0" in found[0]["text"]
+
+
+@pytest.mark.parametrize("width_name, shown, font_pt, flagged", [
+    ("laptop", 688, 10.0, True),    # 960-px frame at 688 px: 10 pt at 100 dpi is 9.6 CSS px
+    ("laptop", 688, 12.0, False),   # 11.5 CSS px
+    ("phone", 350, 16.0, True),     # 8.1 CSS px on a phone
+])
+def test_planted_small_figure_text_is_reported(browser, width_name, shown, font_pt, flagged):
+    src = _planted_png(font_pt=font_pt)
+    context, page = _planted(browser, f'<img src="{src}" alt="planted" style="width:{shown}px">', width_name)
+    found = legibility_problems(page.evaluate(FIGURES_JS, CONTENT), MIN_FONT_PX[width_name])
+    context.close()
+    assert bool(found) == flagged, found
+
+
+def test_planted_figure_without_font_data_is_reported(browser):
+    context, page = _planted(browser, f'<img src="{_planted_png(with_font=False)}" alt="planted">')
+    found = legibility_problems(page.evaluate(FIGURES_JS, CONTENT), 11.0)
+    context.close()
+    assert found and "no font size" in found[0]["why"]
+
+
+def test_planted_transparent_figure_is_reported_in_dark_mode(browser):
+    transparent = f'<img src="{_planted_png(transparent=True)}" alt="t" style="width:600px">'
+    opaque = f'<img src="{_planted_png()}" alt="o" style="width:600px">'
+    context, page = _planted(browser, transparent + opaque)
+    _set_mode(page, "light")
+    light = figure_shots(page)
+    _set_mode(page, "dark")
+    dark = figure_shots(page)
+    context.close()
+    found = dark_mode_problems(light, dark)
+    assert [p["figure"] for p in found] == [0]
+
+
+def test_planted_low_contrast_is_reported_in_dark_mode(browser):
+    context, page = _planted(browser, '<p style="color:#333">Correct: the gradient vanishes.</p>')
+    _set_mode(page, "dark")
+    found = contrast_problems(page)
+    context.close()
+    assert [p["rule"] for p in found] == ["contrast"]
