@@ -73,7 +73,8 @@ CLIP_JS = """([root, strictMath]) => {
           if (dx > x) { x = dx; what = d.innerText || d.textContent || ''; }
           if (dy > y) { y = dy; what = what || d.innerText || d.textContent || ''; }
         }
-        if (d.nodeType === Node.ELEMENT_NODE) walk(d);
+        // a descendant that clips or scrolls keeps its own content: only its box counts here
+        if (d.nodeType === Node.ELEMENT_NODE && getComputedStyle(d).overflowX === 'visible') walk(d);
       }
     };
     walk(e);
@@ -242,7 +243,7 @@ def dark_mode_problems(light: list[bytes], dark: list[bytes]) -> list[dict]:
 def contrast_problems(page) -> list[dict]:
     page.add_script_tag(path=str(Path(__file__).parent / "vendor" / "axe-core-4.14.1.min.js"))
     found = page.evaluate(
-        f"""async () => (await axe.run('{CONTENT}', {{runOnly: ['color-contrast'], resultTypes: ['violations']}}))
+        f"""async () => (await axe.run(document.querySelector('{CONTENT}') ? '{CONTENT}' : 'body', {{runOnly: ['color-contrast'], resultTypes: ['violations']}}))
             .violations.map(v => ({{rule: 'contrast', targets: v.nodes.map(n => n.target.join(' '))}}))""")
     return found
 
