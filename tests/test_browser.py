@@ -191,7 +191,8 @@ PLAYER_PAGES = [
 @pytest.mark.parametrize("mode", ["http", "file"])
 @pytest.mark.parametrize("page_name", PLAYER_PAGES)
 def test_players_respond_to_keyboard_and_mouse(browser, site, server, page_name, mode):
-    """Every slider of every static player changes the frame and its alt text, by key and by mouse."""
+    """Every control of every static player changes the frame and its alt text, by key and by
+    mouse: sliders (Home, ArrowRight, End, a click) and radio buttons (arrow keys, a click)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     errors = []
@@ -203,34 +204,56 @@ def test_players_respond_to_keyboard_and_mouse(browser, site, server, page_name,
         player = players.nth(i)
         assert "asb-ready" in (player.get_attribute("class") or "")
         frame = player.locator("img.asb-frame")
+        shown = []  # the (src, alt) of every frame shown, in order
+
+        def settled(before):
+            """Wait until the frame differs from ``before`` (frames may load asynchronously)."""
+            page.wait_for_function("([el, alt]) => el.alt !== alt && el.complete && el.naturalWidth > 0",
+                                   arg=[frame.element_handle(), before[1]], timeout=5000)
+            now = frame.get_attribute("src"), frame.get_attribute("alt")
+            assert now[0] != before[0]
+            shown.append(now)
+            return now
+
         inputs = player.locator("input[type=range]")
         assert inputs.count() >= 1
         for j in range(inputs.count()):
             slider = inputs.nth(j)
             label = player.locator(f'label[for="{slider.get_attribute("id")}"]')
             assert label.inner_text().strip(), "every slider has a visible label"
+            box = slider.bounding_box()
+            assert box["width"] >= 150, f"a slider's track is {box['width']} px wide"
             top = int(slider.get_attribute("max"))
-
-            def snapshot():
-                return frame.get_attribute("src"), frame.get_attribute("alt"), slider.input_value()
-
             slider.focus()
             page.keyboard.press("Home")
-            at_home = snapshot()
-            assert at_home[2] == "0"
+            assert slider.input_value() == "0"
+            at_home = frame.get_attribute("src"), frame.get_attribute("alt")
             page.keyboard.press("ArrowRight")
-            after_key = snapshot()
-            assert after_key[2] == "1"
-            assert after_key[0] != at_home[0] and after_key[1] != at_home[1]
+            assert slider.input_value() == "1"
+            after_key = settled(at_home)
             page.keyboard.press("End")
-            at_end = snapshot()
-            assert at_end[2] == str(top) and at_end[1] != after_key[1]
-            box = slider.bounding_box()
+            assert slider.input_value() == str(top)
+            at_end = settled(after_key)
             page.mouse.click(box["x"] + 0.02 * box["width"], box["y"] + box["height"] / 2)
-            after_mouse = snapshot()
-            assert after_mouse[2] != str(top)
-            assert after_mouse[0] != at_end[0] and after_mouse[1] != at_end[1]
+            assert slider.input_value() != str(top)
+            settled(at_end)
             assert player.locator(f'output[for="{slider.get_attribute("id")}"]').inner_text().strip()
+        for group in player.locator("fieldset.asb-choice").all():
+            assert group.locator("legend").inner_text().strip(), "every choice has a visible legend"
+            radios = group.locator("input[type=radio]")
+            assert radios.count() >= 3
+            for k in range(radios.count()):
+                text = radios.nth(k).locator("xpath=..").inner_text().strip()
+                assert text and not re.fullmatch(r"[a-z0-9]+([-_][a-z0-9]+)+", text), f"a choice named in code: {text!r}"
+            radios.nth(0).check()
+            before = frame.get_attribute("src"), frame.get_attribute("alt")
+            radios.nth(0).focus()
+            page.keyboard.press("ArrowDown")  # arrow keys move the choice within the group
+            assert radios.nth(1).is_checked()
+            after = settled(before)
+            radios.nth(2).click()
+            assert radios.nth(2).is_checked()
+            settled(after)
     assert errors == []
     context.close()
 

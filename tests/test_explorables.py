@@ -160,6 +160,7 @@ def test_player_holds_one_frame_per_grid_point(attention_player):
     for frame in data["frames"][:3]:
         assert base64.b64decode(frame).startswith(b"\x89PNG")
     assert "d_k = 1, m = 0.10" in data["alts"][0]
+    assert "d_k = 1, m = 0.25" in data["alts"][1]
     assert "d_k = 1024, m = 10.00" in data["alts"][-1]
     total = sum(len(f) for f in data["frames"])
     assert total <= FRAME_BUDGET_BYTES
@@ -172,6 +173,40 @@ def test_player_markup_is_labelled(attention_player):
         assert f'<label for="{cid}">' in attention_player
         assert f'<output for="{cid}">' in attention_player
     assert 'alt="Attention explorer, one draw (seed 0) at d_k = 64, m = 1.00' in attention_player
+    # maths is typeset (MathJax spans), never doubled parentheses; the accessible name is plain text
+    assert r'key dimension <span class="math notranslate nohighlight">\(d_k\)</span>' in attention_player
+    assert "((" not in attention_player and "$" not in attention_player.split('class="asb-data"')[0]
+    assert 'aria-label="Attention weights, their gradients and the spread of q·k, unscaled vs scaled by 1/√d_k' \
+        in attention_player
+
+
+def test_magnitude_grid_is_dense_where_weights_saturate():
+    assert {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 6.0, 10.0} <= set(ATTENTION_MAGNITUDES)
+    assert list(ATTENTION_MAGNITUDES) == sorted(ATTENTION_MAGNITUDES)
+
+
+def test_normalization_player_has_radio_choice_and_gain():
+    from attention_scaling.explorables import QK_GAINS
+
+    markup = normalization_explorer().static_html()
+    data = player_data(markup)
+    assert [c["kind"] for c in data["controls"]] == ["radio", "range", "range"]
+    assert data["controls"][0]["values"] == ["scaled by 1/√d_k", "QK-norm", "LayerNorm on q and k"]
+    radios = re.findall(r'<input type="radio" name="([^"]+)" value="(\d)"( checked)?>', markup)
+    assert [(v, c) for _, v, c in radios] == [("0", " checked"), ("1", ""), ("2", "")]
+    assert len({n for n, _, _ in radios}) == 1
+    legend = re.search(r'<fieldset class="asb-control asb-choice" id="([^"]+)"><legend>([^<]+)</legend>', markup)
+    assert legend and legend.group(1) == radios[0][0] and legend.group(2) == "normalisation"
+    assert "qk-l2" not in markup and "qk-layernorm" not in markup
+    n_m, n_g = len(ATTENTION_MAGNITUDES), len(QK_GAINS)
+    assert len(data["frames"]) == 3 * n_m * n_g
+    # mixed radix (last control fastest): QK-norm at m = 1 with gains 8 and 32
+    at = lambda mode, m, g: (mode * n_m + ATTENTION_MAGNITUDES.index(m)) * n_g + QK_GAINS.index(g)
+    assert "QK-norm, at magnitude m = 1.00, gain g = 8;" in data["readouts"][at(1, 1.0, 8.0)]
+    assert "gain g = 32;" in data["readouts"][at(1, 1.0, 32.0)]
+    assert "gain g" not in data["readouts"][at(0, 1.0, 32.0)].split(";")[0]
+    # the gain moves the QK-norm curve on the right panel, whichever normalisation is shown
+    assert data["frames"][at(0, 1.0, 8.0)] != data["frames"][at(0, 1.0, 32.0)]
 
 
 def test_scale_player_grid():
@@ -202,14 +237,33 @@ def test_live_widget_redraws_on_slider_change():
 
     image = next(find(w.Image, box))
     readout = [h for h in find(w.HTML, box)][-1]
-    sliders = {s.description.split(" (")[0]: s for s in find((w.SelectionSlider, w.FloatLogSlider, w.IntSlider), box)}
-    assert set(sliders) == {"key dimension d_k", "vector magnitude m", "number of keys n", "seed"}
+    sliders = {s.description: s for s in find((w.SelectionSlider, w.FloatLogSlider, w.IntSlider), box)}
+    assert set(sliders) == {"key dimension $d_k$ (dimensions)", "vector magnitude $m$ (std of each component)",
+                            "number of keys $n$ (keys)", "seed of the draw"}
+    for s in sliders.values():  # each slider has a row of its own, so its track keeps room to be dragged
+        assert s.layout.width == "100%" and s.style.description_width == "initial"
     before_img, before_text = image.value, readout.value
-    sliders["key dimension d_k"].value = 1024
+    sliders["key dimension $d_k$ (dimensions)"].value = 1024
     assert image.value != before_img and readout.value != before_text
     assert exp.figure.state["params"]["d_k"] == 1024
-    sliders["number of keys n"].value = 5
+    sliders["number of keys $n$ (keys)"].value = 5
     assert len(exp.figure.state["p_scaled"]) == 5
+
+
+def test_live_normalization_choice_is_radio_buttons_in_words():
+    import ipywidgets as w
+
+    exp = normalization_explorer()
+    box = exp.widget()
+    radios = [c for c in box.children if isinstance(c, w.RadioButtons)]
+    assert len(radios) == 1
+    assert [label for label, _ in radios[0].options] == ["scaled by 1/√d_k", "QK-norm", "LayerNorm on q and k"]
+    gain = next(c for c in box.children if isinstance(c, w.FloatLogSlider) and "gain" in c.description)
+    radios[0].value = "qk-l2"
+    gain.value = 32.0
+    assert exp.figure.state["params"]["mode"] == "qk-l2" and exp.figure.state["params"]["gain"] == 32.0
+    readout = box.children[-1].value
+    assert "QK-norm, at magnitude m = 1.00, gain g = 32;" in readout
 
 
 def test_static_frames_are_deterministic():
@@ -417,7 +471,9 @@ def test_every_single_draw_readout_sits_beside_its_mean(make, points):
 
 def test_static_player_readouts_all_show_means():
     data = player_data(normalization_explorer().static_html())
-    assert len(data["readouts"]) == len(NormalizationFigure.MODES) * len(ATTENTION_MAGNITUDES)
+    from attention_scaling.explorables import QK_GAINS
+
+    assert len(data["readouts"]) == len(NormalizationFigure.MODES) * len(ATTENTION_MAGNITUDES) * len(QK_GAINS)
     for text in data["readouts"] + data["alts"]:
         assert text.count("(mean ") == 3 and f"each mean is over {ENSEMBLE_QUERIES} queries" in text
 
@@ -442,3 +498,25 @@ def test_exercises_3_3_and_6_1_get_one_answer(attention_fig):
     assert answer["first_mean"] == next(m for m, e in zip(ATTENTION_MAGNITUDES, answer["mean"]) if e.mean > 0.9)
     with pytest.raises(ValueError, match="^threshold"):
         magnitude_to_saturate(1.0)
+
+
+def test_labels_typeset_on_the_page_and_plain_for_screen_readers():
+    from attention_scaling.explorables import math_html, plain_text
+
+    assert plain_text(r"scaled by $1/\sqrt{d_k}$") == "scaled by 1/√d_k"
+    assert plain_text(r"spread of $q\cdot k$") == "spread of q·k"
+    assert math_html("a < b and $d_k$") == 'a &lt; b and <span class="math notranslate nohighlight">\\(d_k\\)</span>'
+    for bad in (r"$\frac{1}{2}$", "one $ sign", 3):
+        with pytest.raises(ValueError, match="marked"):
+            plain_text(bad)
+
+
+def test_control_validates_its_grid():
+    from attention_scaling.explorables import Control
+
+    with pytest.raises(ValueError, match="default of m"):
+        Control("m", "m", "", (1, 2), 3, ("select", (1, 2)))
+    with pytest.raises(ValueError, match="names of m"):
+        Control("m", "m", "", (1, 2), 1, ("radio", (1, 2)), names=("one",))
+    with pytest.raises(ValueError, match="live control kind"):
+        Control("m", "m", "", (1, 2), 1, ("dial", (1, 2)))

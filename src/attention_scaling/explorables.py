@@ -18,6 +18,7 @@ import html
 import itertools
 import json
 import os
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,12 +37,18 @@ __all__ = [
     "normalization_explorer",
     "static_mode",
     "magnitude_to_saturate",
+    "plain_text",
+    "math_html",
+    "ATTENTION_MAGNITUDES",
+    "QK_GAINS",
 ]
 
 #: Set to 1 by the book build; explorables then render as static players.
 STATIC_ENV = "ATTENTION_BOOK_STATIC"
-#: Most bytes of frames (base64, as shipped in the page) one player may carry.
-FRAME_BUDGET_BYTES = 1_500_000
+#: Most bytes of frames (base64, as embedded in the cell's HTML) one player may carry. The
+#: built site moves the frames out of the page into files loaded on demand
+#: (:mod:`attention_scaling.sphinx_ext`), so this bounds the site's size, not a page's weight.
+FRAME_BUDGET_BYTES = 4_000_000
 
 _ids = itertools.count()
 
@@ -51,12 +58,52 @@ def static_mode() -> bool:
     return os.environ.get(STATIC_ENV, "") == "1"
 
 
+_MATH = re.compile(r"\$([^$]+)\$")
+_TEX_TO_TEXT = ((re.compile(r"\\sqrt\{([^{}]*)\}"), r"√\1"), (re.compile(r"\\hat\s*(\w)"), "\\1\u0302"),
+                (re.compile(r"\\cdot\s*"), "·"), (re.compile(r"\\,"), " "), (re.compile(r"[{}]"), ""))
+
+
+def plain_text(marked: str) -> str:
+    r"""A label whose maths is marked ``$...$`` (TeX) as plain text: ``"$1/\sqrt{d_k}$"`` → ``"1/√d_k"``.
+
+    Knows the few macros the book's labels use (\sqrt, \hat, \cdot, \,); raises ValueError on
+    any other, so a label never shows raw TeX in alt text or a screen reader.
+    """
+    if not isinstance(marked, str):
+        raise ValueError(f"marked must be a string, got {type(marked).__name__}")
+
+    def one(match):
+        text = match.group(1)
+        for pattern, repl in _TEX_TO_TEXT:
+            text = pattern.sub(repl, text)
+        if "\\" in text:
+            raise ValueError(f"marked uses TeX that plain_text does not know: {match.group(0)!r}")
+        return text
+
+    if marked.count("$") % 2:
+        raise ValueError(f"marked has an unmatched $: {marked!r}")
+    return _MATH.sub(one, marked)
+
+
+def math_html(marked: str) -> str:
+    """A ``$...$``-marked label as HTML: text escaped, maths in the spans the page's MathJax typesets."""
+    plain_text(marked)  # validates
+    parts = _MATH.split(marked)  # text, maths, text, ...
+    return "".join(html.escape(part) if i % 2 == 0 else
+                   f'<span class="math notranslate nohighlight">\\({html.escape(part)}\\)</span>'
+                   for i, part in enumerate(parts))
+
+
 @dataclass(frozen=True)
 class Control:
     """One parameter of an explorable.
 
-    ``values`` is the grid the static player steps through; ``live`` describes the live
-    slider: ``("select", options)``, ``("log", low, high, step)`` or ``("int", low, high)``.
+    ``label`` (and ``names``, ``unit``) mark their maths as ``$...$``. ``values`` is the grid
+    the static player steps through; ``names`` gives words for categorical values, which
+    then show as radio buttons. ``live`` describes the live control: ``("select", options)``
+    (a slider over ordered values), ``("radio", options)``, ``("log", low, high, step)`` or
+    ``("int", low, high)``. ``unit`` follows a value ("64 dimensions"); leave it empty when
+    the label says it.
     """
 
     name: str
@@ -66,14 +113,39 @@ class Control:
     default: object
     live: tuple
     fmt: str = "{}"
+    names: tuple | None = None
+
+    def __post_init__(self):
+        if self.default not in self.values:
+            raise ValueError(f"default of {self.name} must be one of its values {self.values}, got {self.default!r}")
+        if self.names is not None and len(self.names) != len(self.values):
+            raise ValueError(f"names of {self.name} must name each of its {len(self.values)} values")
+        if self.live[0] not in ("select", "radio", "log", "int"):
+            raise ValueError(f"live control kind must be select, radio, log or int, got {self.live[0]!r}")
+
+    @property
+    def is_choice(self) -> bool:
+        """A categorical control: radio buttons on the page and live."""
+        return self.names is not None
 
     def show(self, value) -> str:
+        """The value as plain text (for alt text, readouts and aria-valuetext)."""
+        if self.is_choice:
+            return plain_text(self.names[self.values.index(value)])
         return self.fmt.format(value)
+
+    def described(self) -> str:
+        """``label (unit)`` for the live version, with ``$...$`` maths."""
+        return f"{self.label} ({self.unit})" if self.unit else self.label
 
 
 @dataclass
 class Explorable:
-    """A figure with its controls, shown live or as a static player (see the module docstring)."""
+    """A figure with its controls, shown live or as a static player (see the module docstring).
+
+    ``title`` marks its maths as ``$...$``; it is typeset on the page and read as plain text
+    by screen readers.
+    """
 
     name: str
     title: str
@@ -101,40 +173,44 @@ class Explorable:
 
     # --- live ----------------------------------------------------------------------
 
-    def widget(self):
-        """Sliders, the frame and a readout, wired together (needs a live kernel to update)."""
+    def _live_control(self, c: Control):
+        """One live control on a row of its own: the label (typeset by the front end), then a
+        slider that keeps most of the row to be dragged in, or radio buttons."""
         import ipywidgets as w
 
-        sliders = {}
-        for c in self.controls + self.live_only:
-            kind, *spec = c.live
-            desc = f"{c.label} ({c.unit})" if c.unit else c.label
-            common = {"description": desc, "continuous_update": True,
-                      "style": {"description_width": "initial"}, "layout": w.Layout(width="420px")}
-            if kind == "select":
-                sliders[c.name] = w.SelectionSlider(options=list(spec[0]), value=c.default, **common)
-            elif kind == "log":
-                low, high, step = spec
-                sliders[c.name] = w.FloatLogSlider(value=c.default, base=10, min=np.log10(low), max=np.log10(high),
-                                                   step=step, readout_format=".2f", **common)
-            elif kind == "int":
-                sliders[c.name] = w.IntSlider(value=c.default, min=spec[0], max=spec[1], **common)
-            else:  # pragma: no cover - programming error
-                raise ValueError(f"control kind must be select, log or int, got {kind!r}")
+        kind, *spec = c.live
+        common = {"description": c.described(), "style": {"description_width": "initial"}}
+        if kind == "radio":
+            return w.RadioButtons(options=[(c.show(x), x) for x in spec[0]], value=c.default,
+                                  layout=w.Layout(width="auto"), **common)
+        common |= {"continuous_update": True, "layout": w.Layout(width="100%", max_width="760px")}
+        if kind == "select":
+            return w.SelectionSlider(options=list(spec[0]), value=c.default, **common)
+        if kind == "log":
+            low, high, step = spec
+            return w.FloatLogSlider(value=c.default, base=10, min=np.log10(low), max=np.log10(high),
+                                    step=step, readout_format=".3g", **common)
+        return w.IntSlider(value=c.default, min=spec[0], max=spec[1], **common)
+
+    def widget(self):
+        """Controls, the frame and a readout, wired together (needs a live kernel to update)."""
+        import ipywidgets as w
+
+        controls = {c.name: self._live_control(c) for c in self.controls + self.live_only}
         image = w.Image(format="png", layout=w.Layout(width="100%", max_width="1200px"))
         readout = w.HTML()
 
         def redraw(_change=None):
-            params = {name: s.value for name, s in sliders.items()}
+            params = {name: s.value for name, s in controls.items()}
             png, alt, text = self.frame(**params)
             image.value = png
             readout.value = f'<p style="font-size:0.9em" aria-live="polite">{html.escape(text)}</p>'
 
-        for s in sliders.values():
+        for s in controls.values():
             s.observe(redraw, names="value")
         redraw()
-        return w.VBox([w.HTML(f"<b>{html.escape(self.title)}</b>"), w.HBox(list(sliders.values())[:2]),
-                       w.HBox(list(sliders.values())[2:]), image, readout])
+        title = w.HTMLMath(f"<b>{html.escape(self.title)}</b>")
+        return w.VBox([title, *controls.values(), image, readout], layout=w.Layout(width="100%"))
 
     # --- static --------------------------------------------------------------------
 
@@ -153,12 +229,30 @@ class Explorable:
             out.append((fig.layer_png(), alt, readout))
         return out
 
-    def static_html(self) -> str:
-        """A self-contained player: labelled range inputs over the grid, one frame per point.
+    def _static_control(self, c: Control, cid: str) -> str:
+        """A labelled range input (ordered values) or a group of radio buttons (a choice)."""
+        label = math_html(c.label)
+        if c.is_choice:
+            options = "".join(
+                f'<label class="asb-option"><input type="radio" name="{cid}" value="{i}"'
+                f'{" checked" if x == c.default else ""}> {math_html(name)}</label>'
+                for i, (x, name) in enumerate(zip(c.values, c.names)))
+            return (f'<fieldset class="asb-control asb-choice" id="{cid}"><legend>{label}</legend>'
+                    f'<div class="asb-options">{options}</div></fieldset>')
+        shown = c.show(c.default)
+        return (f'<div class="asb-control"><label for="{cid}">{label}</label>'
+                f'<span class="asb-slider"><input type="range" id="{cid}" min="0" max="{len(c.values) - 1}" step="1" '
+                f'value="{c.values.index(c.default)}" aria-valuetext="{html.escape(f"{shown} {c.unit}".strip())}">'
+                f'<output for="{cid}">{html.escape(shown)}</output>'
+                f'<span class="asb-unit">{html.escape(c.unit)}</span></span></div>')
 
-        The figure's fixed background is shipped once; each grid point adds only a small
-        transparent layer with the artists that change. The default frame is in the HTML
-        itself, so the page shows it without JavaScript and when printed.
+    def static_html(self) -> str:
+        """A self-contained player: labelled controls over the grid, one frame per point.
+
+        Ordered parameters are range inputs; choices are radio buttons. The figure's fixed
+        background is shipped once; each grid point adds only a small transparent layer
+        with the artists that change. The default frame is in the HTML itself, so the page
+        shows it without JavaScript and when printed.
         """
         frames = self.static_frames()
         fig = self.figure
@@ -170,40 +264,34 @@ class Explorable:
             raise ValueError(f"frames of {self.name} take {total} bytes, over the budget of {FRAME_BUDGET_BYTES}")
         uid = f"asb-{self.name}-{next(_ids)}"
         default_index = self.grid().index({c.name: c.default for c in self.controls})
-        rows = []
-        for c in self.controls:
-            shown = c.show(c.default)
-            cid = f"{uid}-{c.name}"
-            rows.append(
-                f'<div class="asb-control"><label for="{cid}">{html.escape(c.label)}</label>'
-                f'<input type="range" id="{cid}" min="0" max="{len(c.values) - 1}" step="1" '
-                f'value="{c.values.index(c.default)}" aria-valuetext="{html.escape(f"{shown} {c.unit}".strip())}">'
-                f'<output for="{cid}">{html.escape(shown)}</output>'
-                f'<span class="asb-unit">{html.escape(c.unit)}</span></div>'
-            )
+        rows = [self._static_control(c, f"{uid}-{c.name}") for c in self.controls]
         data = {
-            "controls": [{"id": f"{uid}-{c.name}", "unit": c.unit, "values": [c.show(x) for x in c.values]}
+            "controls": [{"id": f"{uid}-{c.name}", "unit": c.unit, "kind": "radio" if c.is_choice else "range",
+                          "values": [c.show(x) for x in c.values]}
                          for c in self.controls],
             "frames": encoded,
             "alts": [alt for _, alt, _ in frames],
             "readouts": [r for _, _, r in frames],
         }
-        grid_note = "; ".join(f"{c.label} in {{{', '.join(c.show(x) for x in c.values)}}}" for c in self.controls)
-        fixed_note = ", ".join(f"{c.label} = {c.show(c.default)}" for c in self.live_only)
+        grid_note = "; ".join(f"{plain_text(c.label)} in {{{', '.join(c.show(x) for x in c.values)}}}"
+                              for c in self.controls)
+        fixed_note = ", ".join(f"{plain_text(c.label)} = {c.show(c.default)}" for c in self.live_only)
         width, height = fig.fig.canvas.get_width_height()
         _, alt0, readout0 = frames[default_index]
+        how = ("Drag a slider or focus it and use the arrow, Home and End keys"
+               + ("; pick a choice with a click or the arrow keys" if any(c.is_choice for c in self.controls)
+                  else "") + ".")
         note = (f"Precomputed frames for every combination of {grid_note}"
                 + (f"; fixed here: {fixed_note}" if fixed_note else "")
-                + ". Drag a slider or focus it and use the arrow, Home and End keys."
-                + " In the notebook version every slider is live.")
+                + f". {how} In the notebook version every control is live.")
         return (
-            f'<div class="asb-player" id="{uid}" role="group" aria-label="{html.escape(self.title)}">'
-            f'<p class="asb-title">{html.escape(self.title)}</p>'
+            f'<div class="asb-player" id="{uid}" role="group" aria-label="{html.escape(plain_text(self.title))}">'
+            f'<p class="asb-title">{math_html(self.title)}</p>'
             f'<div class="asb-controls">{"".join(rows)}</div>'
-            f'<div class="asb-stack" style="aspect-ratio: {width} / {height}">'
+            f'<div class="asb-scroll"><div class="asb-stack" style="aspect-ratio: {width} / {height}">'
             f'<img class="asb-background" src="data:image/png;base64,{background}" alt="" width="{width}" height="{height}">'
             f'<img class="asb-frame" src="data:image/png;base64,{encoded[default_index]}" '
-            f'alt="{html.escape(alt0)}" width="{width}" height="{height}"></div>'
+            f'alt="{html.escape(alt0)}" width="{width}" height="{height}"></div></div>'
             f'<p class="asb-readout" aria-live="polite">{html.escape(readout0)}</p>'
             f'<p class="asb-note">{html.escape(note)}</p>'
             f'<script type="application/json" class="asb-data">{json.dumps(data, separators=(",", ":"))}</script>'
@@ -218,8 +306,17 @@ class Explorable:
 
 # --- the book's explorables ------------------------------------------------------------
 
-ATTENTION_MAGNITUDES = (0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 3.0, 10.0)
+#: The magnitude grid of the static players: dense from 1 to 4, where the scaled weights saturate.
+ATTENTION_MAGNITUDES = (0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 6.0, 10.0)
+#: QK-norm gains of the normalisation player (√d_k = 8 at d_k = 64 is the default).
+QK_GAINS = (2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0)
 SCALES = (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 50.0, 70.0, 100.0)
+
+
+def _magnitude_control() -> "Control":
+    """The vector magnitude m, shared by the attention and normalisation explorers."""
+    return Control("magnitude", "vector magnitude $m$ (std of each component)", "", ATTENTION_MAGNITUDES, 1.0,
+                   ("log", 0.1, 10.0, 0.02), fmt="{:g}")
 
 
 def _measures(draw: dict, expect: dict) -> str:
@@ -264,17 +361,16 @@ def attention_explorer(n_pairs: int = 2000) -> Explorable:
     n_pairs = v.positive_int(n_pairs, "n_pairs")
     return Explorable(
         name="attention",
-        title=("Attention weights, their gradients and the spread of q·k, unscaled vs scaled by 1/√d_k "
-               f"(each frame: one draw, beside the mean of {ENSEMBLE_QUERIES} queries)"),
+        title=(r"Attention weights, their gradients and the spread of $q\cdot k$, unscaled vs scaled by "
+               rf"$1/\sqrt{{d_k}}$ (each frame: one draw, beside the mean of {ENSEMBLE_QUERIES} queries)"),
         make_figure=lambda: AttentionFigure(n_pairs=n_pairs),
         controls=[
-            Control("d_k", "key dimension d_k", "dimensions", D_VALUES, 64, ("select", D_VALUES)),
-            Control("magnitude", "vector magnitude m", "(std of each component)", ATTENTION_MAGNITUDES, 1.0,
-                    ("log", 0.1, 10.0, 0.02), fmt="{:g}"),
+            Control("d_k", "key dimension $d_k$", "dimensions", D_VALUES, 64, ("select", D_VALUES)),
+            _magnitude_control(),
         ],
         live_only=[
-            Control("n_keys", "number of keys n", "keys", (16,), 16, ("int", 2, MAX_KEYS)),
-            Control("seed", "seed", "", (0,), 0, ("int", 0, 99)),
+            Control("n_keys", "number of keys $n$", "keys", (16,), 16, ("int", 2, MAX_KEYS)),
+            Control("seed", "seed of the draw", "", (0,), 0, ("int", 0, 99)),
         ],
         describe=_describe_attention,
     )
@@ -298,10 +394,10 @@ def scale_explorer(seed: int = 0) -> Explorable:
     seed = v.positive_int(seed, "seed", minimum=0)
     return Explorable(
         name="scale",
-        title=(f"One score vector times a scale s: softmax, P(1−P) and the Jacobian "
+        title=(r"One score vector times a scale $s$: softmax, $P(1-P)$ and the Jacobian "
                f"(one draw of 8 scores, seed {seed}, beside the mean of {ENSEMBLE_QUERIES} draws)"),
         make_figure=lambda: ScaleFigure(seed=seed),
-        controls=[Control("scale", "scale s", "(inverse temperature 1/T)", SCALES, 1.0,
+        controls=[Control("scale", "scale $s$ (inverse temperature $1/T$)", "", SCALES, 1.0,
                           ("log", 0.05, 100.0, 0.02), fmt="{:g}")],
         describe=_describe_scale,
     )
@@ -309,11 +405,14 @@ def scale_explorer(seed: int = 0) -> Explorable:
 
 def _describe_normalization(state) -> tuple[str, str]:
     p = state["params"]
-    lead = (f"One draw (seed {p['seed']}) with {p['mode']} scores at magnitude m = {p['magnitude']:.2f}; "
+    mode = NormalizationFigure.NAMES[p["mode"]]
+    gain = f", gain g = {p['gain']:g}" if p["mode"] == "qk-l2" else ""
+    lead = (f"One draw (seed {p['seed']}), {mode}, at magnitude m = {p['magnitude']:.2f}{gain}; "
             f"{_means_note(state['n_queries'], state['max_entropy'])}.")
     text = "This draw: " + _measures(state["readouts"], state["expectation"])
     alt = (f"Normalisation explorer. {lead} {text}. Right panel: the mean largest weight against the magnitude "
-           f"for every mode, with bands for the middle 80 % of the queries.")
+           f"for each normalisation (QK-norm at gain g = {p['gain']:g}), with bands for the middle 80 % "
+           "of the queries.")
     return alt, f"{lead} {text}."
 
 
@@ -323,13 +422,16 @@ def normalization_explorer(seed: int = 0) -> Explorable:
     modes = NormalizationFigure.MODES
     return Explorable(
         name="normalization",
-        title=("Vector magnitude against three normalisations: 1/√d_k, QK-norm, LayerNorm on q and k "
-               f"(each frame: one draw, seed {seed}, beside the mean of {ENSEMBLE_QUERIES} queries)"),
+        title=(r"Vector magnitude against three normalisations: scaling by $1/\sqrt{d_k}$, QK-norm, "
+               rf"LayerNorm on $q$ and $k$ (each frame: one draw, seed {seed}, beside the mean of "
+               f"{ENSEMBLE_QUERIES} queries)"),
         make_figure=lambda: NormalizationFigure(seed=seed),
         controls=[
-            Control("mode", "normalisation", "", modes, "scaled", ("select", modes)),
-            Control("magnitude", "vector magnitude m", "(std of each component)", ATTENTION_MAGNITUDES, 1.0,
-                    ("log", 0.1, 10.0, 0.02), fmt="{:g}"),
+            Control("mode", "normalisation", "", modes, "scaled", ("radio", modes),
+                    names=tuple(NormalizationFigure.TEX_NAMES[m] for m in modes)),
+            _magnitude_control(),
+            Control("gain", r"QK-norm gain $g$ (used by QK-norm only)", "", QK_GAINS, 8.0,
+                    ("log", *NormalizationFigure.GAIN_RANGE, 0.02), fmt="{:g}"),
         ],
         describe=_describe_normalization,
     )

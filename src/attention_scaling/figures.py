@@ -693,7 +693,7 @@ class AttentionFigure(BlitFigure):
         fig.legend(loc="outside lower center", ncols=3, fontsize=SMALL_PT, frameon=False, columnspacing=1.2)
         # The setting, as a title; a long placeholder reserves its space in the layout.
         # The one draw's setting, as plain text (each glyph costs bytes in every static frame).
-        self.label = self._animate(fig.suptitle("one draw: d_k = 1024, m = 10.00, 64 keys, seed 99", fontsize=TEXT_PT))
+        self.label = self._animate(fig.suptitle("one draw: $d_k$ = 1024, $m$ = 10.00, 64 keys, seed 99", fontsize=TEXT_PT))
         self.state: dict = {}
         self.update()
 
@@ -760,7 +760,7 @@ class AttentionFigure(BlitFigure):
                                        ("scaled", self.mean_w_s, self.mean_g_s)):
             _set_expectation(w_marks, expect[name]["max weight"])
             _set_expectation(g_marks, expect[name]["largest P(1-P)"])
-        self.label.set_text(f"one draw: d_k = {d_k}, m = {m:.2f}, {n} keys, seed {seed}")
+        self.label.set_text(f"one draw: $d_k$ = {d_k}, $m$ = {m:.2f}, {n} keys, seed {seed}")
 
         self.state = {
             "params": {"d_k": d_k, "magnitude": m, "n_keys": n, "seed": seed},
@@ -881,20 +881,28 @@ _register_png_formatter()
 class NormalizationFigure(BlitFigure):
     """Attention weights of one query under three normalisations, as the vector magnitude grows.
 
-    Modes: ``"scaled"`` (divide by √d_k), ``"qk-l2"`` (QK-norm with gain √d_k) and
-    ``"qk-layernorm"`` (LayerNorm on q and k, then divide by √d_k). Left: the weights of
-    the current mode for one draw, :func:`~attention_scaling.numerics.shared_draw` (the same
-    query and keys as the attention explorer at this ``d_k``, keys and seed), with a line and
-    band for the mean and middle 80 % of the largest weight over the queries of
+    Modes: ``"scaled"`` (divide by √d_k), ``"qk-l2"`` (QK-norm with gain ``gain``, √d_k
+    by default) and ``"qk-layernorm"`` (LayerNorm on q and k, then divide by √d_k). Left:
+    the weights of the current mode for one draw, :func:`~attention_scaling.numerics.shared_draw`
+    (the same query and keys as the attention explorer at this ``d_k``, keys and seed), with
+    a line and band for the mean and middle 80 % of the largest weight over the queries of
     :func:`~attention_scaling.numerics.query_ensemble`. Right: that mean (curves) and band
     against the magnitude for every mode, with the one draw at the current setting marked.
+    The QK-norm curve and band move with the gain; the other two do not depend on it.
     """
 
     MODES = ("scaled", "qk-l2", "qk-layernorm")
+    #: Legend entries (mathtext).
     LABELS = {"scaled": r"$q\cdot k/\sqrt{d_k}$", "qk-l2": r"QK-norm: $g\,\hat q\cdot\hat k$",
               "qk-layernorm": r"LayerNorm on $q$, $k$"}
+    #: The modes' names in words, for titles, readouts and controls.
+    NAMES = {"scaled": "scaled by 1/√d_k", "qk-l2": "QK-norm", "qk-layernorm": "LayerNorm on q and k"}
+    #: The same names with their maths marked up as TeX between dollars.
+    TEX_NAMES = {"scaled": r"scaled by $1/\sqrt{d_k}$", "qk-l2": "QK-norm", "qk-layernorm": r"LayerNorm on $q$ and $k$"}
+    #: Gains the QK-norm curve can be drawn at (the live slider and the static player's grid).
+    GAIN_RANGE = (1.0, 128.0)
 
-    def __init__(self, d_k: int = 64, n_keys: int = 16, seed: int = 0, width: float = 9.6, height: float = 4.4,
+    def __init__(self, d_k: int = 64, n_keys: int = 16, seed: int = 0, width: float = 9.6, height: float = 4.6,
                  dpi: int = 100):
         from .normalization import attention_scores
         from .numerics import ENSEMBLE_QUERIES, query_ensemble, shared_draw
@@ -906,7 +914,8 @@ class NormalizationFigure(BlitFigure):
         q, self.k = shared_draw(self.d_k, n, self.seed)
         self.q = q[None, :]
         self.q_draws, self.k_draws = query_ensemble(self.d_k, n, ENSEMBLE_QUERIES, self.seed)
-        self.gain = float(np.sqrt(self.d_k))
+        self.default_gain = float(np.sqrt(self.d_k))
+        self.gain = self.default_gain
         self._ensemble_cache: dict = {}
         fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")),
                      dpi=v.positive_int(dpi, "dpi"), layout="constrained")
@@ -922,20 +931,28 @@ class NormalizationFigure(BlitFigure):
         ax_w.set_ylabel("weight $P_j$")
         self.mean_w = self._animate(*_expectation_marks(ax_w, "0.25", "--"))
         ax_w.plot([], [], "--", color="0.25", label=f"left, dashed: largest weight, mean of {ENSEMBLE_QUERIES} queries")
-        grid = np.logspace(-1, 1, 41)
-        self.curves = {}
+        self.grid = np.logspace(-1, 1, 41)
+        self.curves, self.bands = {}, {}
         for mode, style in zip(self.MODES, ("-", "--", ":")):
-            stats = [self.expectation(m, mode)["max weight"] for m in grid]
-            self.curves[mode] = ax_m.plot(grid, [e.mean for e in stats], style, linewidth=2,
+            stats = [self.expectation(m, mode)["max weight"] for m in self.grid]
+            self.curves[mode] = ax_m.plot(self.grid, [e.mean for e in stats], style, linewidth=2,
                                           label=self.LABELS[mode])[0]
-            ax_m.fill_between(grid, [e.low for e in stats], [e.high for e in stats], alpha=0.12,
-                              color=self.curves[mode].get_color(), linewidth=0)
+            self.bands[mode] = ax_m.fill_between(self.grid, [e.low for e in stats], [e.high for e in stats],
+                                                 alpha=0.12, color=self.curves[mode].get_color(), linewidth=0)
+        # the QK-norm curve and band follow the gain: drawn with each frame, above the fixed
+        # artists, and the LayerNorm curve again on top of them, as in a full redraw
+        self.bands["qk-l2"].set_zorder(3)
+        self.curves["qk-l2"].set_zorder(3.1)
+        self.curves["qk-layernorm"].set_zorder(3.2)
+        self._animate(self.bands["qk-l2"], self.curves["qk-l2"], self.curves["qk-layernorm"])
         self.marker = self._animate(ax_m.plot([], [], "o", color=COLORS["mark"], markersize=9, zorder=4,
                                               clip_on=False)[0])
         ax_m.plot([], [], "o", color="0.3", markersize=7, label="one draw (seed %d)" % self.seed)
         ax_m.fill_between([], [], [], color="0.3", alpha=0.2, linewidth=0, label="band: middle 80 %")
         ax_m.set_xscale("log")
         ax_m.set_xlim(0.1, 10)
+        ax_m.set_xticks([0.1, 0.3, 1, 3, 10], ["0.1", "0.3", "1", "3", "10"])
+        ax_m.set_xticks([], minor=True)
         ax_m.set_ylim(0, 1.02)
         ax_m.set_xlabel("vector magnitude $m$ (log scale)")
         ax_m.set_ylabel("largest weight")
@@ -946,37 +963,42 @@ class NormalizationFigure(BlitFigure):
                    frameon=False)
         for ax in (ax_w, ax_m):
             _style(ax)
-        self.label = self._animate(fig.suptitle("bars: one draw (seed 99), mode: qk-layernorm, magnitude m = 10.00",
-                                                fontsize=TEXT_PT))
+        self.label = self._animate(fig.suptitle(
+            "bars: one draw (seed 99), LayerNorm on $q$ and $k$, magnitude $m$ = 10.00, gain $g$ = 128", fontsize=TEXT_PT))
         self.state: dict = {}
         self.update()
 
-    def _weights(self, magnitude: float, mode: str) -> np.ndarray:
+    def _weights(self, magnitude: float, mode: str, gain: float) -> np.ndarray:
         from .numerics import softmax
 
-        z = self._scores(magnitude * self.q, magnitude * self.k, mode=mode, gain=self.gain)[0]
+        z = self._scores(magnitude * self.q, magnitude * self.k, mode=mode, gain=gain)[0]
         return softmax(z)
 
-    def expectation(self, magnitude: float, mode: str) -> dict:
-        """Mean (and band) of each measure over the ensemble's queries at this magnitude and mode (cached)."""
+    def expectation(self, magnitude: float, mode: str, gain: float | None = None) -> dict:
+        """Mean (and band) of each measure over the ensemble's queries at this magnitude and mode (cached).
+
+        ``gain`` (QK-norm only) defaults to the figure's current gain.
+        """
         from .normalization import l2_normalize, layer_norm
         from .numerics import softmax
 
-        key = (float(magnitude), mode)
+        gain = self.gain if gain is None else v.positive_real(gain, "gain")
+        key = (float(magnitude), mode, float(gain) if mode == "qk-l2" else None)
         if key not in self._ensemble_cache:
-            if len(self._ensemble_cache) > 512:
+            if len(self._ensemble_cache) > 4096:
                 self._ensemble_cache.clear()
             q, k = magnitude * self.q_draws, magnitude * self.k_draws  # (Q, d), (Q, n, d)
             if mode == "scaled":
                 z = np.einsum("id,ijd->ij", q, k) / np.sqrt(self.d_k)
             elif mode == "qk-l2":
-                z = self.gain * np.einsum("id,ijd->ij", l2_normalize(q), l2_normalize(k))
+                z = gain * np.einsum("id,ijd->ij", l2_normalize(q), l2_normalize(k))
             else:
                 z = np.einsum("id,ijd->ij", layer_norm(q), layer_norm(k)) / np.sqrt(self.d_k)
             self._ensemble_cache[key] = _expectations(softmax(z))
         return self._ensemble_cache[key]
 
-    def update(self, magnitude: float = 1.0, mode: str = "scaled") -> None:
+    def update(self, magnitude: float = 1.0, mode: str = "scaled", gain: float | None = None) -> None:
+        """Show ``mode`` at ``magnitude``; ``gain`` is QK-norm's g (default √d_k), in ``GAIN_RANGE``."""
         from .numerics import entropy
 
         m = v.positive_real(magnitude, "magnitude")
@@ -984,14 +1006,24 @@ class NormalizationFigure(BlitFigure):
             raise ValueError(f"magnitude must lie in {list(MAGNITUDE_RANGE)}, got {m}")
         if mode not in self.MODES:
             raise ValueError(f"mode must be one of {self.MODES}, got {mode!r}")
-        p = self._weights(m, mode)
+        g = self.default_gain if gain is None else v.positive_real(gain, "gain")
+        if not self.GAIN_RANGE[0] <= g <= self.GAIN_RANGE[1]:
+            raise ValueError(f"gain must lie in {list(self.GAIN_RANGE)}, got {g}")
+        if g != self.gain or not self.state:
+            self.gain = g
+            stats = [self.expectation(x, "qk-l2")["max weight"] for x in self.grid]
+            self.curves["qk-l2"].set_ydata([e.mean for e in stats])
+            self.bands["qk-l2"].set_data(self.grid, [e.low for e in stats], [e.high for e in stats])
+        p = self._weights(m, mode, g)
         self.bars.set_data(_bar_values(p))
         self.marker.set_data([m], [p.max()])
         self.marker.set_color(self.curves[mode].get_color())
+        self.bars.set_color(self.curves[mode].get_color())  # the bars take the colour of their curve
         expect = self.expectation(m, mode)
         _set_expectation(self.mean_w, expect["max weight"])
-        self.label.set_text(f"bars: one draw (seed {self.seed}), mode: {mode},  magnitude $m$ = {m:.2f}")
-        self.state = {"params": {"magnitude": m, "mode": mode, "seed": self.seed}, "p": p,
+        self.label.set_text(f"bars: one draw (seed {self.seed}), {self.TEX_NAMES[mode]},  magnitude $m$ = {m:.2f}"
+                            + (f",  gain $g$ = {g:g}" if mode == "qk-l2" else ""))
+        self.state = {"params": {"magnitude": m, "mode": mode, "gain": g, "seed": self.seed}, "p": p,
                       "expectation": expect, "n_queries": len(self.q_draws),
                       "readouts": {"max weight": float(p.max()), "entropy": float(entropy(p)),
                                    "largest P(1-P)": float((p * (1 - p)).max())},
