@@ -221,7 +221,16 @@ def test_display_switches_on_the_build_variable(monkeypatch):
     assert "asb-player" in bundle["text/html"]
     monkeypatch.delenv(STATIC_ENV)
     bundle = exp._repr_mimebundle_()
-    assert "application/vnd.jupyter.widget-view+json" in bundle
+    view = bundle["application/vnd.jupyter.widget-view+json"]
+    import ipywidgets as w
+
+    box = w.Widget.widgets[view["model_id"]] if hasattr(w.Widget, "widgets") else None
+    if box is None:  # ipywidgets 8 keeps its registry elsewhere
+        from ipywidgets.widgets.widget import _instances
+        box = _instances[view["model_id"]]
+    assert isinstance(box, w.VBox) and view["version_major"] == 2
+    if hasattr(box, "_repr_mimebundle_"):  # ipywidgets 8 makes the same bundle
+        assert box._repr_mimebundle_()["application/vnd.jupyter.widget-view+json"] == view
 
 
 def test_live_widget_redraws_on_slider_change():

@@ -300,8 +300,13 @@ class Explorable:
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         if static_mode():
-            return {"text/html": self.static_html(), "text/plain": f"{self.title} (static player)"}
-        return self.widget()._repr_mimebundle_(include=include, exclude=exclude)
+            return {"text/html": self.static_html(), "text/plain": f"{plain_text(self.title)} (static player)"}
+        # The widget-view bundle, built here rather than by the widget: ipywidgets 7 (Colab's)
+        # has no Widget._repr_mimebundle_, ipywidgets 8 makes the same bundle.
+        box = self.widget()
+        return {"application/vnd.jupyter.widget-view+json": {"version_major": 2, "version_minor": 0,
+                                                             "model_id": box.model_id},
+                "text/plain": f"{plain_text(self.title)} (live: needs a running kernel)"}
 
 
 # --- the book's explorables ------------------------------------------------------------

@@ -578,8 +578,12 @@ def _set_expectation(marks, e) -> None:
     line = marks[-1]
     line.set_ydata([e.mean, e.mean])
     if len(marks) == 2:
-        marks[0].set_y(e.low)
-        marks[0].set_height(e.high - e.low)
+        band = marks[0]
+        if hasattr(band, "set_height"):  # axhspan gives a Rectangle (matplotlib ≥ 3.9) ...
+            band.set_y(e.low)
+            band.set_height(e.high - e.low)
+        else:  # ... or a Polygon in axes-x, data-y coordinates (3.8)
+            band.set_xy([(0, e.low), (0, e.high), (1, e.high), (1, e.low)])
 
 
 def _expectations(p, axis: int = -1) -> dict:
@@ -1013,7 +1017,9 @@ class NormalizationFigure(BlitFigure):
             self.gain = g
             stats = [self.expectation(x, "qk-l2")["max weight"] for x in self.grid]
             self.curves["qk-l2"].set_ydata([e.mean for e in stats])
-            self.bands["qk-l2"].set_data(self.grid, [e.low for e in stats], [e.high for e in stats])
+            low, high = [e.low for e in stats], [e.high for e in stats]  # the band as one polygon
+            self.bands["qk-l2"].set_verts([np.column_stack([np.r_[self.grid, self.grid[::-1]],
+                                                            np.r_[low, high[::-1]]])])
         p = self._weights(m, mode, g)
         self.bars.set_data(_bar_values(p))
         self.marker.set_data([m], [p.max()])
