@@ -10,8 +10,13 @@ standardised components). Summing over :math:`i`,
 
     q\cdot k = \frac{m^2}{2}\,(A - B), \qquad A, B \text{ independent } \chi^2_{d_k},
 
-a symmetric variance-gamma law. For :math:`d_k = 1` it is :math:`m^2` times a product of
-two standard normals, with density :math:`K_0(|x|)/\pi`. Its tails are exponential,
+where :math:`\chi^2_{d}` is the law of a sum of the squares of :math:`d` independent
+standard normals (a gamma law with shape :math:`d/2` and scale 2). Differences of two
+independent gamma variables of the same shape form the *variance-gamma* family;
+:math:`q\cdot k` is a symmetric member of it. For :math:`d_k = 1` it is :math:`m^2` times a
+product of two standard normals, with density :math:`K_0(|x|)/\pi`, where :math:`K_0` is
+the modified Bessel function of the second kind of order 0 (it falls like
+:math:`e^{-|x|}/\sqrt{|x|}`). Its tails are exponential,
 :math:`\approx e^{-|x|/m^2}` times a power of :math:`|x|` (for :math:`d_k = 2` exactly
 :math:`P(q\cdot k > x) = e^{-x/m^2}/2`), while a normal law with the same variance
 has Gaussian tails :math:`e^{-x^2/(2 m^4 d_k)}`: far out, the normal approximation is off by

@@ -387,8 +387,9 @@ DTYPE_STYLES = {"float16": ("#d62728", "o"), "float32": ("#ff7f0e", "s"), "float
 def softmax_error_figure(errors, width: float = 8.4, height: float = 3.6) -> Figure:
     """Naive (left) and stable (right) softmax error against the largest score, per dtype.
 
-    ``errors`` is the result of :func:`~attention_scaling.stability.softmax_errors`.
-    Errors are drawn on a log axis; a result that is not finite (NaN in ``errors``) is
+    ``errors`` is the result of :func:`~attention_scaling.stability.softmax_errors`: the
+    largest *absolute* error over the weights, :math:`\\max_i |\\hat P_i - P_i|`, as the
+    y label says. Errors are drawn on a log axis; a result that is not finite (NaN in ``errors``) is
     drawn as a cross on the band labelled "inf or NaN" above the axis's numbers. Dotted
     vertical lines mark each dtype's overflow threshold ln(max).
     """
@@ -423,7 +424,7 @@ def softmax_error_figure(errors, width: float = 8.4, height: float = 3.6) -> Fig
         ax.set_xlabel("largest score $s$ (log scale)")
         ax.set_title(titles[kind], fontsize=TEXT_PT)
         _style(ax)
-    axes[0].set_ylabel("largest error in a weight")
+    axes[0].set_ylabel("largest absolute error,\n" r"$|\hat P_i - P_i|$ over the weights")
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncols=len(names), fontsize=SMALL_PT, frameon=False)
     return fig
@@ -433,8 +434,10 @@ def overflow_fraction_figure(fractions, width: float = 6.4, height: float = 3.4)
     """Fraction of scores above a format's overflow threshold against d_k, unscaled and scaled.
 
     ``fractions`` is the result of :func:`~attention_scaling.stability.overflow_fraction`:
-    the sampled fractions as markers, with their 95 % intervals (1.96 standard errors) and
-    the exact probabilities (dashed) where ``fractions`` holds them.
+    the sampled fractions as points (no line joins them), with error bars of ± one
+    standard error, and the exact probabilities as dashed lines where ``fractions`` holds
+    them. The dashed lines are drawn above the points and the grid, so that an exact line
+    that coincides with the sample (the scaled one lies on 0) stays visible between them.
     """
     try:
         d = np.asarray(fractions["d_values"], dtype=np.float64)
@@ -444,24 +447,26 @@ def overflow_fraction_figure(fractions, width: float = 6.4, height: float = 3.4)
         raise ValueError("fractions must come from stability.overflow_fraction()") from exc
     fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")), layout="constrained")
     ax = fig.add_subplot()
-    for name, color, marker, label in (
-        ("unscaled", COLORS["unscaled"], "o", r"unscaled $q\cdot k$"),
-        ("scaled", COLORS["scaled"], "s", r"scaled $q\cdot k/\sqrt{d_k}$"),
-    ):
-        ax.plot(d, series[name], marker=marker, color=color, markersize=7, label=label)
-    for name, color in (("unscaled", COLORS["unscaled"]), ("scaled", COLORS["scaled"])):
-        if f"{name} se" in fractions:  # the sample's 95 % interval
-            ax.errorbar(d, series[name], yerr=1.96 * np.asarray(fractions[f"{name} se"], dtype=np.float64),
-                        fmt="none", ecolor=color, capsize=4, linewidth=1.2)
+    styles = (("unscaled", COLORS["unscaled"], "o", r"unscaled $q\cdot k$"),
+              ("scaled", COLORS["scaled"], "s", r"scaled $q\cdot k/\sqrt{d_k}$"))
+    for name, color, marker, label in styles:  # points only: a joining line would hide the exact one
+        ax.plot(d, series[name], marker=marker, linestyle="none", color=color, markersize=7, zorder=3,
+                label=f"{label}: sample" + (" ± s.e." if f"{name} se" in fractions else ""))
+    for name, color, marker, label in styles:
+        if f"{name} se" in fractions:  # ± one standard error
+            ax.errorbar(d, series[name], yerr=np.asarray(fractions[f"{name} se"], dtype=np.float64),
+                        fmt="none", ecolor=color, capsize=4, linewidth=1.2, zorder=3)
         if f"{name} exact" in fractions:
-            ax.plot(d, np.asarray(fractions[f"{name} exact"], dtype=np.float64), linestyle="--", color=color,
-                    linewidth=1.2, label="exact" if name == "unscaled" else None)
+            ax.plot(d, np.asarray(fractions[f"{name} exact"], dtype=np.float64), linestyle=(0, (5, 3)),
+                    color=color, linewidth=1.8, zorder=4, label=f"{label}: exact")
     ax.set_xscale("log", base=2)
     ax.set_xticks(d, [str(int(x)) for x in d])
     ax.set_ylim(-0.02, max(0.5, float(series["unscaled"].max()) + 0.05))
     ax.set_xlabel("key dimension $d_k$")
     ax.set_ylabel(f"fraction of scores above\nthe {dtype} threshold")
-    ax.legend(fontsize=SMALL_PT, loc="upper left")
+    handles, labels = ax.get_legend_handles_labels()
+    order = sorted(range(len(labels)), key=lambda i: (0 if labels[i].startswith("unscaled") else 1, i))
+    ax.legend([handles[i] for i in order], [labels[i] for i in order], fontsize=SMALL_PT, loc="upper left")
     _style(ax)
     return fig
 
