@@ -837,8 +837,9 @@ class ScaleFigure(BlitFigure):
         ax_j.set_xlabel("$j$")
         ax_j.set_ylabel("$i$")
         fig.colorbar(self.heat, ax=ax_j, shrink=0.85)
-        self.label = self._animate(fig.suptitle("one draw of 8 scores; scale s = 0.000 (temperature T = 1/s = 0.000); "
-                                                "dashed: the largest, mean of 200 draws", fontsize=TEXT_PT))
+        self.label = self._animate(fig.suptitle("one draw of 8 scores at scale $s$ = 0.000 (temperature $T = 1/s$ = 0.000)\n"
+                                                "dashed line and grey band: the largest, mean and middle 80 % of 200 draws",
+                                                fontsize=TEXT_PT))
         self.state: dict = {}
         self.update()
 
@@ -859,8 +860,8 @@ class ScaleFigure(BlitFigure):
         expect["norm of J"] = expectation(np.linalg.eigvalsh(softmax_jacobian(p_draws))[..., -1])
         _set_expectation(self.mean_p, expect["max weight"])
         _set_expectation(self.mean_g, expect["largest P(1-P)"])
-        self.label.set_text(f"one draw of {len(p)} scores; scale $s$ = {s:.3g}  (temperature $T = 1/s$ = {1 / s:.3g});  "
-                            f"dashed: the largest, mean of {len(p_draws)} draws")
+        self.label.set_text(f"one draw of {len(p)} scores at scale $s$ = {s:.3g} (temperature $T = 1/s$ = {1 / s:.3g})\n"
+                            f"dashed line and grey band: the largest, mean and middle 80 % of {len(p_draws)} draws")
         self.state = {"params": {"scale": s, "seed": self.seed}, "p": p, "gradient": g, "jacobian": jac,
                       "expectation": expect, "n_draws": len(p_draws),
                       "readouts": {"max weight": float(p.max()), "entropy": float(entropy(p)),
