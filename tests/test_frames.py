@@ -327,7 +327,7 @@ def test_player_loads_frames_on_demand(browser, site, server, page_name, mode):
                     assert shown["alt"] == data["alts"][index]
                     assert shown["readout"] == data["readouts"][index]
                     # after the change, the frames one step away on each control are fetched
-                    wanted = {urllib.parse.urljoin(shown["url"], data["frames"][j]) for j in neighbours(index, sizes)}
+                    wanted = {urllib.parse.urljoin(pg.url, data["frames"][j]) for j in neighbours(index, sizes)}
                     pg.wait_for_timeout(200)
                     fetched = set(requests)  # a frame is fetched once, maybe by an earlier prefetch
                     assert wanted <= fetched, f"neighbours not prefetched: {sorted(wanted - fetched)[:3]}"
