@@ -247,7 +247,13 @@ SHOWN_JS = """(p) => {
     return {src: img.getAttribute('src'), url: img.src, complete: img.complete,
             width: img.naturalWidth, alt: img.alt, busy: img.hasAttribute('aria-busy'),
             readout: p.querySelector('.asb-readout').textContent,
-            values: [...p.querySelectorAll('input[type=range]')].map(i => Number(i.value))};
+            values: JSON.parse(p.querySelector('script.asb-data').textContent).controls.map(c => {
+                // a range input holds the position; a group of radio buttons, the checked one
+                const e = document.getElementById(c.id);
+                if (e && e.type === 'range') return Number(e.value);
+                const radios = [...(e || p).querySelectorAll(`input[type=radio]${e ? '' : `[name="${c.id}"]`}`)];
+                return radios.findIndex(r => r.checked);
+            })};
 }"""
 
 
