@@ -208,7 +208,7 @@ def page_load_bytes(html_dir: Path) -> dict | None:
 def page_weight() -> dict:
     """Per page, the bytes loaded at page load (measured in Chromium when there is one,
     else estimated from the HTML's links); per static player, its frame files on disk."""
-    from attention_scaling.sphinx_ext import externalize_frames
+    from attention_scaling.sphinx_ext import FRAMES_DIR, externalize_frames
 
     html_dir = ROOT / "_build" / "html"
     measured = page_load_bytes(html_dir)
@@ -220,6 +220,7 @@ def page_weight() -> dict:
     out = {"page_bytes": per_page, "page_max_bytes": per_page[worst_page], "page_max": worst_page,
            "page_bytes_measured_in": "chromium" if measured is not None else "estimate from the HTML's links",
            "player_disk_bytes": players}
+    out["frame_files_bytes"] = sum(f.stat().st_size for f in (html_dir / FRAMES_DIR).glob("*.png"))
     if players:
         worst_player = max(players, key=players.get)
         out |= {"player_disk_max_bytes": players[worst_player], "player_disk_max": worst_player}
@@ -264,6 +265,7 @@ def main() -> None:
                      f"{result['player_disk_max_bytes'] / 1e6:.2f} MB ({result['player_disk_max']})"))
         for name, size in sorted(result["player_disk_bytes"].items()):
             rows.append((f"  {name}", f"{size / 1e6:.3f} MB"))
+        rows.append(("all frame files of the site (distinct)", f"{result['frame_files_bytes'] / 1e6:.2f} MB"))
     width = max(len(r[0]) for r in rows)
     print(f"{'measure'.ljust(width)}  value")
     print(f"{'-' * width}  {'-' * 40}")
