@@ -72,7 +72,7 @@
         root.setAttribute("data-frame", String(index));
       }, function () {
         readout.textContent = "This frame could not be loaded; the figure still shows " +
-          "the previous setting. Move the slider to try again.";
+          "the previous setting. Change a control to try again.";
       });
       if (changed) {
         prefetch(data.frames, data.controls.map(function (c) { return c.values.length; }), index);
