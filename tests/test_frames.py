@@ -305,7 +305,7 @@ def on_disk(site: Path, url: str) -> Path:
 @pytest.mark.parametrize("mode", ["http", "file"])
 @pytest.mark.parametrize("page_name", PLAYER_PAGES)
 def test_player_loads_frames_on_demand(browser, site, server, page_name, mode):
-    """At load only each player's background and default frame; after a key press the
+    """At load only each player's background and default frame; after a key press or a click the
     chosen frame, from its file, with its alt and readout, and then its neighbours."""
     context, pg, requests, errors = open_player_page(browser, site, server, page_name, mode)
     try:
@@ -319,24 +319,30 @@ def test_player_loads_frames_on_demand(browser, site, server, page_name, mode):
             data = info["data"]
             sizes = [len(c["values"]) for c in data["controls"]]
             assert all(is_frame_file(f) for f in data["frames"]), "the build left inline frames"
-            for input_id in info["inputs"]:
-                for key in ("End", "Home", "ArrowRight"):
-                    pg.locator(f"#{input_id}").focus()
+            moves = [(f"#{input_id}", key) for input_id in info["inputs"] for key in ("End", "Home", "ArrowRight")]
+            # a choice (a group of radio buttons): the last option, then the first
+            radios = player.locator("input[type=radio]")
+            moves += [(radios.nth(k), None) for k in ((radios.count() - 1, 0) if radios.count() else ())]
+            for control, key in moves:
+                if key is None:
+                    control.click()
+                else:
+                    pg.locator(control).focus()
                     pg.keyboard.press(key)
-                    wait_shown(player)
-                    shown = pg.evaluate(SHOWN_JS, player.element_handle())
-                    index = frame_index(shown["values"], sizes)
-                    assert shown["src"] == data["frames"][index], (key, input_id)
-                    assert shown["complete"] and shown["width"] > 0, f"{shown['url']} did not load"
-                    assert on_disk(site, shown["url"]).is_file()
-                    assert shown["url"].startswith(server + "/" if mode == "http" else site.as_uri() + "/")
-                    assert shown["alt"] == data["alts"][index]
-                    assert shown["readout"] == data["readouts"][index]
-                    # after the change, the frames one step away on each control are fetched
-                    wanted = {urllib.parse.urljoin(pg.url, data["frames"][j]) for j in neighbours(index, sizes)}
-                    pg.wait_for_timeout(200)
-                    fetched = set(requests)  # a frame is fetched once, maybe by an earlier prefetch
-                    assert wanted <= fetched, f"neighbours not prefetched: {sorted(wanted - fetched)[:3]}"
+                wait_shown(player)
+                shown = pg.evaluate(SHOWN_JS, player.element_handle())
+                index = frame_index(shown["values"], sizes)
+                assert shown["src"] == data["frames"][index], (key, str(control))
+                assert shown["complete"] and shown["width"] > 0, f"{shown['url']} did not load"
+                assert on_disk(site, shown["url"]).is_file()
+                assert shown["url"].startswith(server + "/" if mode == "http" else site.as_uri() + "/")
+                assert shown["alt"] == data["alts"][index]
+                assert shown["readout"] == data["readouts"][index]
+                # after the change, the frames one step away on each control are fetched
+                wanted = {urllib.parse.urljoin(pg.url, data["frames"][j]) for j in neighbours(index, sizes)}
+                pg.wait_for_timeout(200)
+                fetched = set(requests)  # a frame is fetched once, maybe by an earlier prefetch
+                assert wanted <= fetched, f"neighbours not prefetched: {sorted(wanted - fetched)[:3]}"
         assert errors == []
     finally:
         context.close()
