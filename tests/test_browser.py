@@ -224,6 +224,7 @@ def test_players_respond_to_keyboard_and_mouse(browser, site, server, page_name,
             slider = inputs.nth(j)
             label = player.locator(f'label[for="{slider.get_attribute("id")}"]')
             assert label.inner_text().strip(), "every slider has a visible label"
+            slider.scroll_into_view_if_needed()  # focus() would scroll later and leave `box` stale
             box = slider.bounding_box()
             assert box["width"] >= 150, f"a slider's track is {box['width']} px wide"
             top = int(slider.get_attribute("max"))
