@@ -4,6 +4,53 @@
    mixed-radix index (last control fastest). No dependencies, no network. */
 (function () {
   "use strict";
+  // Frames: the built book holds URLs of frame files (relative to the page); a live
+  // notebook's HTML holds base64 PNGs (whose alphabet has no dot). A frame is shown only
+  // once loaded and decoded, so a slow or failed load never blanks the image.
+  var loads = {};
+  function load(url) {
+    if (!loads[url]) {
+      var im = new Image();
+      im.src = url;
+      loads[url] = (im.decode ? im.decode() : Promise.resolve()).catch(function (err) {
+        delete loads[url];  // try again on the next change
+        throw err;
+      });
+    }
+    return loads[url];
+  }
+  function frameURL(entry) {
+    return /^data:|\./.test(entry) ? entry : "data:image/png;base64," + entry;
+  }
+  // Show `entry` in `img`, then call shown(); on failure keep the frame and call failed().
+  // Returns false when `img` already shows it.
+  function setFrame(img, entry, shown, failed) {
+    var url = frameURL(entry);
+    img.asbWant = url;
+    if (img.getAttribute("src") === url) { img.removeAttribute("aria-busy"); shown(); return false; }
+    img.setAttribute("aria-busy", "true");
+    load(url).then(function () {
+      if (img.asbWant !== url) { return; }  // a later change won
+      img.src = url;
+      img.removeAttribute("aria-busy");
+      shown();
+    }, function () {
+      if (img.asbWant !== url) { return; }
+      img.removeAttribute("aria-busy");
+      failed();
+    });
+    return true;
+  }
+  // After a change, fetch the frames one step away on each control.
+  function prefetch(frames, sizes, index) {
+    var stride = 1;
+    for (var k = sizes.length - 1; k >= 0; k--) {
+      var digit = Math.floor(index / stride) % sizes[k];
+      if (digit > 0) { load(frameURL(frames[index - stride])).catch(function () {}); }
+      if (digit < sizes[k] - 1) { load(frameURL(frames[index + stride])).catch(function () {}); }
+      stride *= sizes[k];
+    }
+  }
   function init(root) {
     var data = JSON.parse(root.querySelector("script.asb-data").textContent);
     var frame = root.querySelector("img.asb-frame");
@@ -32,10 +79,17 @@
     function show() {
       var index = 0;
       data.controls.forEach(function (c, k) { index = index * c.values.length + position[k](); });
-      frame.src = "data:image/png;base64," + data.frames[index];
-      frame.alt = data.alts[index];
-      readout.textContent = data.readouts[index];
-      root.setAttribute("data-frame", String(index));
+      var changed = setFrame(frame, data.frames[index], function () {
+        frame.alt = data.alts[index];
+        readout.textContent = data.readouts[index];
+        root.setAttribute("data-frame", String(index));
+      }, function () {
+        readout.textContent = "This frame could not be loaded; the figure still shows " +
+          "the previous setting. Change a control to try again.";
+      });
+      if (changed) {
+        prefetch(data.frames, data.controls.map(function (c) { return c.values.length; }), index);
+      }
     }
     show();
     root.classList.add("asb-ready");

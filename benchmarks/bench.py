@@ -8,6 +8,11 @@ Slider latency is the time from a slider change to a new PNG frame set on the
 callback: it draws fresh vectors, makes a new pyplot figure and saves it as the inline
 backend does. Both run in this one process, interleaved round by round in random order,
 and the speed-up is the median of the per-round ratios (the machines are noisy).
+
+Page weight is what Chromium loads for each page until the network is idle (its resource
+timing, as in the browser tests), served from the built site. Player frames are files
+loaded on demand, so they count there only as each player's background and default frame;
+what every player's distinct frame files take on disk is reported beside it.
 """
 
 from __future__ import annotations
@@ -129,15 +134,19 @@ def build_times() -> dict:
     return {"build_cold_s": cold, "build_warm_s": warm}
 
 
-def page_weight() -> dict:
-    """Bytes a browser loads for the heaviest page: its HTML plus every local asset it links."""
+def _pages(html_dir: Path) -> list[Path]:
+    """Every page a reader can open (not the landing redirect, not the theme's files)."""
+    return sorted(p for p in html_dir.rglob("*.html")
+                  if p.relative_to(html_dir).parts[0] not in ("_static", "_sources")
+                  and p.relative_to(html_dir).as_posix() != "index.html")
+
+
+def page_weight_estimate(html_dir: Path) -> dict:
+    """Bytes of each page's HTML plus every local asset it links (no browser needed)."""
     import re
 
-    html_dir = ROOT / "_build" / "html"
-    worst, worst_page = 0, ""
-    for page in html_dir.rglob("*.html"):
-        if page.relative_to(html_dir).parts[0] in ("_static", "_sources"):
-            continue
+    out = {}
+    for page in _pages(html_dir):
         text = page.read_text(encoding="utf-8")
         total = len(text.encode())
         for ref in set(re.findall(r'<(?:script|link|img)[^>]+(?:src|href)="([^"#?]+)', text)):
@@ -146,9 +155,76 @@ def page_weight() -> dict:
             target = (page.parent / ref).resolve()
             if target.is_file() and target.suffix in (".js", ".css", ".png", ".svg", ".woff", ".woff2"):
                 total += target.stat().st_size
-        if total > worst:
-            worst, worst_page = total, str(page.relative_to(html_dir))
-    return {"page_max_bytes": worst, "page_max": worst_page}
+        out[page.relative_to(html_dir).as_posix()] = total
+    return out
+
+
+def page_load_bytes(html_dir: Path) -> dict | None:
+    """Bytes Chromium loads for each page until the network is idle, from its own resource
+    timing (decoded sizes), served over 127.0.0.1: what a reader's browser fetches before
+    touching anything. None without playwright or a Chromium ($CHROMIUM, /usr/bin/chromium)."""
+    import functools
+    import http.server
+    import threading
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return None
+    exe = os.environ.get("CHROMIUM") or next(
+        (c for c in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if os.access(c, os.X_OK)), None)
+    if not exe or exe == "playwright":
+        return None
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(html_dir)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    origin = f"http://127.0.0.1:{httpd.server_address[1]}"
+    out = {}
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=exe, args=["--headless", "--no-sandbox", "--disable-gpu"])
+            for page in _pages(html_dir):
+                name = page.relative_to(html_dir).as_posix()
+                context = browser.new_context(viewport={"width": 1280, "height": 900})
+                tab = context.new_page()
+                tab.goto(f"{origin}/{name}", wait_until="load")
+                tab.wait_for_load_state("networkidle")
+                out[name] = tab.evaluate(
+                    """() => [performance.getEntriesByType('navigation')[0],
+                              ...performance.getEntriesByType('resource')]
+                             .reduce((sum, e) => sum + (e && e.decodedBodySize || 0), 0)""")
+                context.close()
+            browser.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    return out
+
+
+def page_weight() -> dict:
+    """Per page, the bytes loaded at page load (measured in Chromium when there is one,
+    else estimated from the HTML's links); per static player, its frame files on disk."""
+    from attention_scaling.sphinx_ext import FRAMES_DIR, externalize_frames
+
+    html_dir = ROOT / "_build" / "html"
+    measured = page_load_bytes(html_dir)
+    per_page = measured if measured is not None else page_weight_estimate(html_dir)
+    worst_page = max(per_page, key=per_page.get)
+    # idempotent on a built site: it only reports what each player's distinct files take
+    players = {f"{page}#{p['id']}": p["bytes"] for page, found in externalize_frames(html_dir).items()
+               for p in found}
+    out = {"page_bytes": per_page, "page_max_bytes": per_page[worst_page], "page_max": worst_page,
+           "page_bytes_measured_in": "chromium" if measured is not None else "estimate from the HTML's links",
+           "player_disk_bytes": players}
+    out["frame_files_bytes"] = sum(f.stat().st_size for f in (html_dir / FRAMES_DIR).glob("*.png"))
+    if players:
+        worst_player = max(players, key=players.get)
+        out |= {"player_disk_max_bytes": players[worst_player], "player_disk_max": worst_player}
+    return out
 
 
 def main() -> None:
@@ -174,12 +250,22 @@ def main() -> None:
          f"{result['naive_median_ms']:.1f} / {result['naive_p95_ms']:.1f} ms"),
         ("naive / fast, median of per-round ratios", f"{result['naive_over_fast']:.1f}× ({result['rounds']} rounds)"),
         ("static frames, export time (both players)", f"{result['frames_export_s']:.2f} s"),
-        ("static frames, largest player", f"{result['frames_max_page_bytes'] / 1e6:.2f} MB"),
+        ("static frames, largest player as inline HTML", f"{result['frames_max_page_bytes'] / 1e6:.2f} MB"),
     ]
     if "build_cold_s" in result:
         rows.append(("book build, cold / warm", f"{result['build_cold_s']:.1f} / {result['build_warm_s']:.1f} s"))
     if "page_max_bytes" in result:
-        rows.append(("heaviest page with its assets", f"{result['page_max_bytes'] / 1e6:.2f} MB ({result['page_max']})"))
+        how = "loaded in Chromium" if result["page_bytes_measured_in"] == "chromium" else "estimated"
+        rows.append((f"heaviest page at load ({how})",
+                     f"{result['page_max_bytes'] / 1e6:.2f} MB ({result['page_max']})"))
+        for name, size in sorted(result["page_bytes"].items(), key=lambda kv: -kv[1])[:5]:
+            rows.append((f"  {name}", f"{size / 1e6:.2f} MB"))
+    if "player_disk_max_bytes" in result:
+        rows.append(("largest player, frame files on disk",
+                     f"{result['player_disk_max_bytes'] / 1e6:.2f} MB ({result['player_disk_max']})"))
+        for name, size in sorted(result["player_disk_bytes"].items()):
+            rows.append((f"  {name}", f"{size / 1e6:.3f} MB"))
+        rows.append(("all frame files of the site (distinct)", f"{result['frame_files_bytes'] / 1e6:.2f} MB"))
     width = max(len(r[0]) for r in rows)
     print(f"{'measure'.ljust(width)}  value")
     print(f"{'-' * width}  {'-' * 40}")

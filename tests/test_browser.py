@@ -121,9 +121,12 @@ def _check(visit: Visit, state: dict, page_name: str):
         assert state["merrors"] == 0, f"{page_name}: {state['merrors']} TeX errors in the maths"
 
 
-# Budget: everything a page makes the browser load (HTML with its inline frames, scripts,
-# styles, fonts, images). Measured from the browser's own resource timing, served over HTTP.
-PAGE_WEIGHT_BUDGET = 3_000_000
+# Budget: everything a page makes the browser load (HTML, scripts, styles, fonts, images;
+# a player's frames are files fetched only when a slider moves, see test_frames.py).
+# Measured from the browser's own resource timing, served over HTTP. The heaviest page
+# loaded 2.60 MB when frames became files (from 2.96 MB); issue 17's 1.5 MB needs MathJax
+# (1.16 MB) out of the page first.
+PAGE_WEIGHT_BUDGET = 2_800_000
 
 
 @pytest.mark.parametrize("page_name", PAGES)
@@ -221,6 +224,7 @@ def test_players_respond_to_keyboard_and_mouse(browser, site, server, page_name,
             slider = inputs.nth(j)
             label = player.locator(f'label[for="{slider.get_attribute("id")}"]')
             assert label.inner_text().strip(), "every slider has a visible label"
+            slider.scroll_into_view_if_needed()  # focus() would scroll later and leave `box` stale
             box = slider.bounding_box()
             assert box["width"] >= 150, f"a slider's track is {box['width']} px wide"
             top = int(slider.get_attribute("max"))

@@ -11,17 +11,25 @@ Open Graph tags and the 404 page. Every page's footer names the commit and date 
 was built from, and every build writes every page so that footer and the sitemap (which
 lists the pages written) are never stale. The social preview image is drawn by the
 build from the main explorable, and the build writes its own 404 page and landing page.
+
+Player frames (see ``externalize_frames``): after the build, every frame a static player
+carries inline is written once to a content-addressed file under ``_images/asb/`` and the
+page refers to it by a relative URL, so a page loads only the frames its reader asks for.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import html
+import json
+import os
 import re
 import shutil
 from pathlib import Path
 
 from docutils import nodes
+from sphinx.errors import SphinxError
 from sphinx.util import logging
 
 from . import publishing
@@ -250,6 +258,144 @@ def _mark_kernel_exercises(app, doctree, docname):
             node += note
 
 
+# --- player frames as files -------------------------------------------------------------
+
+#: Where frame files go, relative to the output directory (one file per distinct PNG).
+FRAMES_DIR = "_images/asb"
+#: Most bytes one player's distinct frame files (background and default frame included)
+#: may take on disk; the build fails above it.
+PLAYER_DISK_BUDGET_BYTES = 4_000_000
+
+_PLAYER_DATA = re.compile(r'(<script type="application/json" class="asb-data">)(.*?)(</script>)', re.S)
+# a player's background and default-frame images (class and src in either order)
+_PLAYER_IMG = re.compile(r'<img\b(?=[^>]*\sclass="[^"]*\basb-(?:background|frame)\b)[^>]*>')
+_SRC = re.compile(r'(\ssrc=")([^"]*)(")')
+_PLAYER_ID = re.compile(r'<div class="asb-player\b[^"]*"[^>]*?\sid="([^"]+)"')
+_DATA_PREFIX = "data:image/png;base64,"
+
+
+class FrameBudgetError(SphinxError):
+    category = "Player frames over budget"
+
+
+def _frame_file(outdir: Path, png: bytes) -> Path:
+    """Write ``png`` once under its content hash (identical frames share one file)."""
+    target = outdir / FRAMES_DIR / f"{hashlib.sha256(png).hexdigest()[:16]}.png"
+    if not (target.is_file() and target.read_bytes() == png):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(f"{target.name}.{os.getpid()}.part")
+        partial.write_bytes(png)
+        os.replace(partial, target)  # never a half-written frame, even with parallel writers
+    return target
+
+
+def _is_url(entry: str) -> bool:
+    """A frame entry is a URL (ends in .png) or base64 PNG data, bare or as a data: URI
+    (neither has a dot: the base64 alphabet has none)."""
+    return "." in entry
+
+
+def _png(entry: str) -> bytes:
+    return base64.b64decode(entry.removeprefix(_DATA_PREFIX), validate=True)
+
+
+def _rewrite_page(text: str, outdir: Path, here: Path) -> str:
+    """``text`` with every inline frame of its players replaced by a file URL relative to ``here``."""
+
+    def url(entry: str) -> str:
+        return Path(os.path.relpath(_frame_file(outdir, _png(entry)), here)).as_posix()
+
+    def image(m: re.Match) -> str:
+        return _SRC.sub(lambda s: s.group(1) + (url(s.group(2)) if s.group(2).startswith(_DATA_PREFIX)
+                                                 else s.group(2)) + s.group(3), m.group(0), count=1)
+
+    def data(m: re.Match) -> str:
+        block = json.loads(m.group(2))
+        frames = block.get("frames", [])
+        if all(_is_url(f) for f in frames):
+            return m.group(0)  # already rewritten: keep the page byte for byte
+        block["frames"] = [f if _is_url(f) else url(f) for f in frames]
+        return m.group(1) + json.dumps(block, separators=(",", ":")).replace("</", "<\\/") + m.group(3)
+
+    return _PLAYER_DATA.sub(data, _PLAYER_IMG.sub(image, text))
+
+
+def _players(text: str, here: Path) -> list[tuple[str, int, set]]:
+    """(id, number of frames, set of files it refers to) for each player of a rewritten page.
+    A player's images are those between the previous player's data block and its own."""
+    out, start = [], 0
+    for m in _PLAYER_DATA.finditer(text):
+        head = text[start:m.start()]
+        start = m.end()
+        frames = json.loads(m.group(2)).get("frames", [])
+        srcs = [_SRC.search(tag).group(2) for tag in _PLAYER_IMG.findall(head) if _SRC.search(tag)]
+        ids = _PLAYER_ID.findall(head)
+        files = {(here / e).resolve() for e in frames + srcs if _is_url(e)}
+        out.append((ids[-1] if ids else f"player {len(out) + 1}", len(frames), files))
+    return out
+
+
+def externalize_frames(outdir, budget: int = PLAYER_DISK_BUDGET_BYTES) -> dict:
+    """Move every player's inline frames in the HTML pages under ``outdir`` to files.
+
+    Each frame in a player's ``data.frames`` (base64, as ``Explorable.static_html`` writes
+    it), and its background and default-frame images, become files under ``FRAMES_DIR``
+    named by their content hash, referred to by URLs relative to the page (so they work
+    served and from file://). Pages without players are not touched, and a page already
+    rewritten (an incremental build) stays as it is: running this twice changes nothing.
+    Frame files that no page refers to any more are removed.
+
+    Returns ``{page: [{"id", "frames", "files", "bytes"}, ...]}`` for every page with
+    players, ``bytes`` being what the player's distinct files take on disk. Raises
+    ``FrameBudgetError`` naming every player over ``budget`` and every page that refers
+    to a missing frame file.
+    """
+    if not isinstance(budget, int) or budget <= 0:
+        raise ValueError(f"budget must be a positive number of bytes, got {budget!r}")
+    outdir = Path(outdir)
+    report, used, problems = {}, set(), []
+    for page in sorted(outdir.rglob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        if 'class="asb-data"' not in text:
+            continue
+        name = page.relative_to(outdir).as_posix()
+        new = _rewrite_page(text, outdir, page.parent)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+        report[name] = []
+        for pid, n_frames, files in _players(new, page.parent):
+            missing = sorted(f.name for f in files if not f.is_file())
+            if missing:
+                problems.append(f"{name}: {pid} refers to missing frame files {', '.join(missing[:3])}")
+                continue
+            size = sum(f.stat().st_size for f in files)
+            used |= files
+            report[name].append({"id": pid, "frames": n_frames, "files": len(files), "bytes": size})
+            if size > budget:
+                problems.append(f"{name}: the frames of {pid} take {size:,} bytes on disk ({len(files)} "
+                                f"distinct files), over the budget of {budget:,} bytes per player "
+                                "(attention_scaling.sphinx_ext.PLAYER_DISK_BUDGET_BYTES); "
+                                "use a coarser grid or smaller frames")
+    if problems:
+        raise FrameBudgetError("\n".join(problems))
+    frames_dir = outdir / FRAMES_DIR
+    if frames_dir.is_dir():
+        for stale in frames_dir.iterdir():
+            if stale.resolve() not in used:
+                stale.unlink()
+    return report
+
+
+def _externalize_frames(app, exception):
+    if exception is not None or not _is_html(app):
+        return
+    report = externalize_frames(app.outdir)
+    for page, players in report.items():
+        for p in players:
+            logger.info("attention_scaling: %s %s: %d frames in %d files, %d bytes on disk",
+                        page, p["id"], p["frames"], p["files"], p["bytes"])
+
+
 def setup(app):
     app.connect("config-inited", _configure_publishing)
     app.connect("builder-inited", _make_preview)
@@ -258,6 +404,7 @@ def setup(app):
     app.connect("html-page-context", _add_social_tags, priority=600)
     # Before sphinx-external-toc writes a bare redirect to index.html (priority 500).
     app.connect("build-finished", _write_site_pages, priority=400)
+    app.connect("build-finished", _externalize_frames)
     app.connect("html-page-context", _drop_thebe_assets)
     app.connect("html-page-context", _fix_citation_roles)
     # after sphinx-book-theme has added its launch buttons (default priority 500)
