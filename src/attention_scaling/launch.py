@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -256,6 +257,42 @@ def _configure(app, config):
     logger.info("\x1b[1mattention_scaling.launch: %s\x1b[0m", note)
 
 
+#: What an exercise that needs a kernel says when the book has no launch menu (it would
+#: otherwise point at the menu; attention_scaling.sphinx_ext writes the note).
+NO_LAUNCH_NOTE = ("This exercise runs code, which the static page cannot. Download the page as a "
+                  "notebook (the download menu at the top of the page) and run it in Jupyter with "
+                  "this book's package installed (see the README).")
+
+
+def _kernel_notes_without_launch_menu(app, doctree, docname):
+    if getattr(app, "asb_launch", None) is not None:
+        return
+    from docutils import nodes
+
+    for note in doctree.findall(nodes.paragraph):
+        if "asb-needs-kernel" in note.get("classes", []):
+            for child in [c for c in note.children if isinstance(c, nodes.Text)]:
+                note.remove(child)
+            note += nodes.Text(NO_LAUNCH_NOTE)
+
+
+def _notebook_download_without_launch_menu(app, pagename, templatename, context, doctree):
+    """sphinx-book-theme offers a MyST chapter's executed notebook for download only
+    while it builds launch buttons; with none, this offers it the same way."""
+    if getattr(app, "asb_launch", None) is not None or getattr(app.builder, "format", "") != "html":
+        return
+    if not str(context.get("sourcename", "")).endswith((".md", ".md.txt")):
+        return
+    if "kernelspec" not in app.env.metadata.get(pagename, {}):
+        return
+    executed = Path(app.outdir).parent / "jupyter_execute" / f"{pagename}.ipynb"
+    if executed.is_file():
+        target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(executed, target)
+        context["ipynb_source"] = f"{pagename}.ipynb"
+
+
 def _drop_stale_sitemap(app):
     """A sitemap left by an earlier build would name another address."""
     if not app.config.html_baseurl:
@@ -268,6 +305,10 @@ def setup(app):
     # link-preview settings, and before the theme reads its options (builder-inited).
     app.connect("config-inited", _configure, priority=200)
     app.connect("builder-inited", _drop_stale_sitemap)
+    # After attention_scaling.sphinx_ext has written the notes (priority 500).
+    app.connect("doctree-resolved", _kernel_notes_without_launch_menu, priority=700)
+    # Before the theme's download menu reads ipynb_source (priority 501).
+    app.connect("html-page-context", _notebook_download_without_launch_menu, priority=500)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
 
