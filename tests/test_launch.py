@@ -242,7 +242,10 @@ def test_launch_links_are_the_derived_ones(site, source):
         assert found["colab"] == []
 
 
-PLACEHOLDER = re.compile(r"example\.(?:org|com)|github\.com/example\b|example\.github\.io|hub\.example")
+# Placeholder hosts, and the old placeholder repository in any launch URL
+# (github.com/example/..., mybinder's /gh/example/..., Colab's /github/example/...).
+PLACEHOLDER = re.compile(r"example\.(?:org|com)|example\.github\.io|hub\.example"
+                         r"|(?:github\.com|/gh|/github)/example/|\bexample/attention-scaling\b")
 
 
 def test_no_placeholder_anywhere_in_the_site(site):
