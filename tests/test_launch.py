@@ -1,55 +1,271 @@
-"""Launch buttons: every Binder, JupyterHub (nbgitpuller) and Colab link points at a file
-that exists in this repository, Colab appears only on notebook pages, and the download
-links point at files in the built site."""
+"""Launch buttons: found from where the book is built, never a placeholder.
+
+- Unit tests of :mod:`attention_scaling.launch`: every form of a GitHub remote, GitHub
+  Actions' variables, no remote, a remote elsewhere, the _config.yml override, bad input.
+- The built site: every page carries exactly the links derived for THIS clone (none when
+  its origin is not on GitHub, and then no launch menu at all and no placeholder link
+  anywhere); download links point at files in the site.
+- One small Jupyter Book, built in a scratch clone whose origin is a GitHub fork: its page
+  links to that fork.
+"""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
 
 import pytest
 import yaml
 
+from attention_scaling import launch
+from attention_scaling.launch import Repository, find_repository, parse_github_url, site_address
 from book_files import ROOT, html_page, toc_files
 
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
-REPO_URL = CONFIG["repository"]["url"].rstrip("/")
-ORG, REPO = urlparse(REPO_URL).path.strip("/").split("/")[:2]
-BRANCH = CONFIG["repository"]["branch"]
 PAGES = toc_files()
+BINDER, COLAB = "mybinder.org", "colab.research.google.com"
+NO_ENV: dict[str, str] = {}  # a build outside GitHub Actions
+
+GIT_ENV = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@localhost",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@localhost"}
 
 
-def links(html: str, host: str) -> list[str]:
-    return [unquote(h.replace("&amp;", "&")) for h in re.findall(rf'href="(https://{re.escape(host)}[^"]+)"', html)]
+def clone(path: Path, origin: str | None, branch: str = "course") -> Path:
+    """A scratch git repository on `branch`, with `origin` as its remote (or none)."""
+    path.mkdir(parents=True, exist_ok=True)
+    run = lambda *a: subprocess.run(["git", *a], cwd=path, env=GIT_ENV, check=True, capture_output=True)  # noqa: E731
+    run("init", "-q", "-b", branch)
+    if origin is not None:
+        run("remote", "add", "origin", origin)
+    return path
+
+
+# --- which URLs name a GitHub repository ------------------------------------------------------
+
+
+@pytest.mark.parametrize("url", [
+    "https://github.com/ada/attention-book",
+    "https://github.com/ada/attention-book.git",
+    "https://github.com/ada/attention-book/",
+    "http://github.com/ada/attention-book",
+    "https://ada:ghp_secret@github.com/ada/attention-book.git",
+    "git@github.com:ada/attention-book.git",
+    "git@github.com:ada/attention-book",
+    "ssh://git@github.com/ada/attention-book.git",
+    "ssh://git@github.com:22/ada/attention-book.git",
+    "git://github.com/ada/attention-book.git",
+    "  https://GitHub.com/ada/attention-book.git\n",
+])
+def test_github_remote_forms(url):
+    assert parse_github_url(url) == ("ada", "attention-book")
+
+
+@pytest.mark.parametrize("url", [
+    "",
+    "/work/main",
+    "../attention-book",
+    "file:///work/main",
+    "https://gitlab.com/ada/attention-book.git",
+    "git@gitlab.com:ada/attention-book.git",
+    "https://github.com.evil.org/ada/attention-book",
+    "https://github.com/ada",
+    "https://github.com/ada/attention-book/tree/main",
+    "ftp://github.com/ada/attention-book",
+])
+def test_other_urls_are_not_github_repositories(url):
+    assert parse_github_url(url) is None
+
+
+def test_pages_address():
+    assert Repository("Ada", "attention-book", "main", "x").pages_url == "https://ada.github.io/attention-book/"
+    assert Repository("Ada", "ada.github.io", "main", "x").pages_url == "https://ada.github.io/"
+    repo = Repository("ada", "book", "main", "x")
+    assert site_address(repo) == "https://ada.github.io/book/"
+    assert site_address(repo, "https://book.uni.edu/attn") == "https://book.uni.edu/attn/"
+    assert site_address(None, "https://book.uni.edu/") == "https://book.uni.edu/"
+    assert site_address(None) == ""
+
+
+# --- where the repository comes from ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("origin", ["https://github.com/ada/fork.git", "git@github.com:ada/fork.git",
+                                    "ssh://git@github.com/ada/fork.git"])
+def test_origin_on_github(tmp_path, origin):
+    repo, note = find_repository(cwd=clone(tmp_path, origin), environ=NO_ENV)
+    assert repo == Repository("ada", "fork", "course", "git remote 'origin'")
+    assert repo.url == "https://github.com/ada/fork"
+    assert "https://github.com/ada/fork" in note and "course" in note
+
+
+def test_github_actions_variables_win_over_origin(tmp_path):
+    env = {"GITHUB_REPOSITORY": "grace/book", "GITHUB_SERVER_URL": "https://github.com",
+           "GITHUB_REF_NAME": "main", "GITHUB_REF_TYPE": "branch", "GITHUB_EVENT_NAME": "push"}
+    repo, _ = find_repository(cwd=clone(tmp_path, "git@github.com:ada/fork.git"), environ=env)
+    assert (repo.owner, repo.name, repo.branch, repo.source) == ("grace", "book", "main", "GITHUB_REPOSITORY")
+
+
+def test_pull_request_links_open_the_target_branch(tmp_path):
+    env = {"GITHUB_REPOSITORY": "grace/book", "GITHUB_SERVER_URL": "https://github.com",
+           "GITHUB_EVENT_NAME": "pull_request", "GITHUB_REF_NAME": "7/merge", "GITHUB_BASE_REF": "main",
+           "GITHUB_HEAD_REF": "topic"}
+    repo, _ = find_repository(cwd=clone(tmp_path, None), environ=env)
+    assert repo.branch == "main"
+
+
+def test_github_enterprise_has_no_launch_buttons(tmp_path):
+    env = {"GITHUB_REPOSITORY": "grace/book", "GITHUB_SERVER_URL": "https://git.corp.test", "GITHUB_REF_NAME": "main"}
+    repo, note = find_repository(cwd=clone(tmp_path, "git@github.com:ada/fork.git"), environ=env)
+    assert repo is None and "git.corp.test" in note
+
+
+def test_no_remote(tmp_path):
+    repo, note = find_repository(cwd=clone(tmp_path, None), environ=NO_ENV)
+    assert repo is None
+    assert "no git remote 'origin'" in note and "repository.url" in note
+
+
+@pytest.mark.parametrize("origin", ["/srv/git/book.git", "https://gitlab.com/ada/book.git"])
+def test_remote_elsewhere(tmp_path, origin):
+    repo, note = find_repository(cwd=clone(tmp_path, origin), environ=NO_ENV)
+    assert repo is None
+    assert origin in note and "not a GitHub repository" in note and "repository.url" in note
+
+
+def test_message_never_shows_a_token(tmp_path):
+    _, note = find_repository(cwd=clone(tmp_path, "https://ada:s3cret@gitlab.com/ada/book.git"), environ=NO_ENV)
+    assert "s3cret" not in note and "gitlab.com/ada/book.git" in note
+
+
+def test_override_wins(tmp_path):
+    env = {"GITHUB_REPOSITORY": "grace/book", "GITHUB_REF_NAME": "main"}
+    repo, note = find_repository(cwd=clone(tmp_path, "git@github.com:ada/fork.git"), environ=env,
+                                 override_url="https://github.com/course/attention")
+    assert (repo.url, repo.branch, repo.source) == ("https://github.com/course/attention", "main",
+                                                    "repository.url in _config.yml")
+    assert "repository.url" in note
+
+
+def test_branch_override_is_the_last_resort(tmp_path):
+    path = clone(tmp_path, "git@github.com:ada/fork.git")
+    repo, _ = find_repository(cwd=path, environ=NO_ENV, override_branch="spring")
+    assert repo.branch == "course"  # the checked-out branch comes first
+    subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", "x"], cwd=path, env=GIT_ENV, check=True)
+    subprocess.run(["git", "checkout", "-q", "--detach"], cwd=path, env=GIT_ENV, check=True)
+    repo, note = find_repository(cwd=path, environ=NO_ENV)
+    assert repo is None and "detached" in note and "repository.branch" in note
+    repo, _ = find_repository(cwd=path, environ=NO_ENV, override_branch="spring")
+    assert repo.branch == "spring"
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"override_url": "https://gitlab.com/ada/book"}, "override_url"),
+    ({"override_url": "https://github.com/example"}, "override_url"),
+    ({"override_url": 42}, "override_url"),
+    ({"override_branch": "two words"}, "override_branch"),
+    ({"environ": ["GITHUB_REPOSITORY=a/b"]}, "environ"),
+    ({"environ": {"GITHUB_REPOSITORY": "just-a-name"}}, "GITHUB_REPOSITORY"),
+    ({"cwd": "/no/such/directory"}, "cwd"),
+])
+def test_bad_input_names_the_parameter(tmp_path, kwargs, name):
+    args = {"cwd": clone(tmp_path, None), "environ": NO_ENV, **kwargs}
+    with pytest.raises(ValueError, match=re.escape(name)):
+        find_repository(**args)
+
+
+def test_bad_input_elsewhere_names_the_parameter():
+    with pytest.raises(ValueError, match="^url"):
+        parse_github_url(3)
+    with pytest.raises(ValueError, match="^override"):
+        site_address(None, "ftp://book.uni.edu/")
+    with pytest.raises(ValueError, match="^repository"):
+        site_address("https://github.com/ada/book")
+
+
+# --- the built site ---------------------------------------------------------------------------
+
+
+def this_clone() -> Repository | None:
+    """The repository the session's build derived (same inputs: this clone, this environment)."""
+    repository = CONFIG.get("repository") or {}
+    repo, _ = find_repository(cwd=ROOT, override_url=repository.get("url") or "",
+                              override_branch=repository.get("branch") or "")
+    return repo
+
+
+def hrefs(html: str) -> list[str]:
+    return [unquote(h.replace("&amp;", "&")) for h in re.findall(r'href="(https?://[^"]+)"', html)]
+
+
+def launch_links(html: str) -> dict[str, list[str]]:
+    hub = urlparse(CONFIG["launch_buttons"].get("jupyterhub_url") or "").netloc
+    found = {"binder": [], "colab": [], "hub": []}
+    for h in hrefs(html):
+        host = urlparse(h).netloc
+        kind = {BINDER: "binder", COLAB: "colab", hub: "hub"}.get(host)
+        if kind and (kind != "hub" or hub):
+            found[kind].append(h)
+    return found
 
 
 @pytest.mark.parametrize("source", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
-def test_launch_links_point_at_files_in_the_repository(site, source):
+def test_launch_links_are_the_derived_ones(site, source):
     html = (site / html_page(source)).read_text(encoding="utf-8")
     rel = str(source.relative_to(ROOT))
-    launch = CONFIG["launch_buttons"]
-
-    binder = links(html, urlparse(launch["binderhub_url"]).netloc)
-    assert len(binder) == 1, binder
-    url = urlparse(binder[0])
-    assert url.path == f"/v2/gh/{ORG}/{REPO}/{BRANCH}"
-    target = parse_qs(url.query)["urlpath"][0].split("tree/", 1)[1]
-    assert target == rel and (ROOT / target).is_file()
-
-    hub = links(html, urlparse(launch["jupyterhub_url"]).netloc)
-    assert len(hub) == 1, hub
-    query = parse_qs(urlparse(hub[0]).query)
-    assert query["repo"] == [REPO_URL] and query["branch"] == [BRANCH]
-    target = query["urlpath"][0].split(f"tree/{REPO}/", 1)[1]
-    assert target == rel and (ROOT / target).is_file()
-
-    colab = links(html, urlparse(launch["colab_url"]).netloc)
+    repo, launch_cfg = this_clone(), CONFIG["launch_buttons"]
+    found = launch_links(html)
+    if repo is None:
+        assert found == {"binder": [], "colab": [], "hub": []}
+        assert "dropdown-launch-buttons" not in html and "fa-rocket" not in html  # no empty menu
+        return
+    assert "dropdown-launch-buttons" in html
+    (binder,) = found["binder"]
+    url = urlparse(binder)
+    assert url.path == f"/v2/gh/{repo.owner}/{repo.name}/{repo.branch}"
+    assert parse_qs(url.query)["urlpath"] == [f"lab/tree/{rel}"] and (ROOT / rel).is_file()
+    if launch_cfg.get("jupyterhub_url"):
+        (hub,) = found["hub"]
+        query = parse_qs(urlparse(hub).query)
+        assert query["repo"] == [repo.url] and query["branch"] == [repo.branch]
+        assert query["urlpath"] == [f"lab/tree/{repo.name}/{rel}"]
+    else:
+        assert found["hub"] == [] and "JupyterHub" not in html
     if source.suffix == ".ipynb":
-        assert len(colab) == 1
-        blob = urlparse(colab[0]).path.split(f"/github/{ORG}/{REPO}/blob/{BRANCH}/", 1)[1]
-        assert blob == rel and (ROOT / blob).is_file()
+        (colab,) = found["colab"]
+        assert urlparse(colab).path == f"/github/{repo.owner}/{repo.name}/blob/{repo.branch}/{rel}"
     else:  # Colab opens only .ipynb files
-        assert colab == []
+        assert found["colab"] == []
+
+
+# Placeholder hosts, and the old placeholder repository in any launch URL
+# (github.com/example/..., mybinder's /gh/example/..., Colab's /github/example/...).
+PLACEHOLDER = re.compile(r"example\.(?:org|com)|example\.github\.io|hub\.example"
+                         r"|(?:github\.com|/gh|/github)/example/|\bexample/attention-scaling\b")
+
+
+def test_no_placeholder_anywhere_in_the_site(site):
+    """No page, script, sitemap or feed links to a placeholder address."""
+    offenders = []
+    for path in site.rglob("*"):
+        if path.suffix in {".html", ".js", ".xml", ".txt", ".json"} and "mathjax" not in path.parts:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            offenders += [f"{path.relative_to(site)}: {m.group(0)}" for m in PLACEHOLDER.finditer(text)]
+    assert offenders == []
+
+
+def test_the_build_says_where_the_links_come_from(built_book, site):
+    repo = this_clone()
+    (line,) = [ln for ln in built_book.output.splitlines() if "attention_scaling.launch:" in ln]
+    if repo is None:
+        assert "no launch buttons" in line and "repository.url" in line
+        assert "No site address" in line and not (site / "sitemap.xml").exists()
+    else:
+        assert repo.url in line and f"branch {repo.branch}" in line
 
 
 @pytest.mark.parametrize("source", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
@@ -61,3 +277,48 @@ def test_download_links_exist_in_the_site(site, source):
     assert {d.rsplit(".", 1)[-1] for d in downloads} >= {s.lstrip(".") for s in suffixes}
     for href in downloads:
         assert (page.parent / href).resolve().is_file(), href
+
+
+# --- a fork on GitHub gets links to itself ------------------------------------------------------
+
+
+TINY_CONFIG = {
+    "title": "Tiny",
+    "only_build_toc_files": True,
+    "execute": {"execute_notebooks": "off"},
+    "repository": {"url": ""},
+    "launch_buttons": {"notebook_interface": "jupyterlab", "binderhub_url": "https://mybinder.org",
+                       "colab_url": "https://colab.research.google.com",
+                       "jupyterhub_url": "https://hub.uni.test"},
+    "sphinx": {"extra_extensions": ["sphinx_sitemap", "attention_scaling.launch"],
+               "config": {"sitemap_url_scheme": "{link}"}},
+}
+TINY_NOTEBOOK = """{"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# A lab"]}],
+ "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+ "nbformat": 4, "nbformat_minor": 5}"""
+
+
+def test_a_fork_on_github_builds_links_to_itself(tmp_path):
+    """A one-page book in a clone whose origin is git@github.com:ada/fork.git, on branch
+    `course`, built by jupyter-book with this extension (outside GitHub Actions)."""
+    book = clone(tmp_path / "fork", "git@github.com:ada/fork.git")
+    (book / "labs").mkdir()
+    (book / "labs" / "lab.ipynb").write_text(TINY_NOTEBOOK)
+    (book / "_toc.yml").write_text("format: jb-book\nroot: labs/lab\n")
+    (book / "_config.yml").write_text(yaml.safe_dump(TINY_CONFIG))
+    env = {k: v for k, v in GIT_ENV.items() if not k.startswith("GITHUB_")}
+    proc = subprocess.run([str(Path(sys.executable).parent / "jupyter-book"), "build", str(book), "-W"],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "launch: Binder · Colab (notebooks) · JupyterHub buttons open https://github.com/ada/fork" in proc.stdout
+    html = (book / "_build" / "html" / "labs" / "lab.html").read_text(encoding="utf-8")
+    links = [h for h in hrefs(html) if urlparse(h).netloc in (BINDER, COLAB, "hub.uni.test")]
+    assert sorted(links) == sorted([
+        "https://mybinder.org/v2/gh/ada/fork/course?urlpath=lab/tree/labs/lab.ipynb",
+        "https://colab.research.google.com/github/ada/fork/blob/course/labs/lab.ipynb",
+        "https://hub.uni.test/hub/user-redirect/git-pull?repo=https://github.com/ada/fork"
+        "&urlpath=lab/tree/fork/labs/lab.ipynb&branch=course",
+    ])
+    sitemap = (book / "_build" / "html" / "sitemap.xml").read_text()
+    assert "<loc>https://ada.github.io/fork/labs/lab.html</loc>" in sitemap
+    assert launch.__name__ in TINY_CONFIG["sphinx"]["extra_extensions"]

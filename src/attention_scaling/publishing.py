@@ -228,7 +228,9 @@ _PAGE_STYLE = """
 # published site this rewrites them to start at the site's path, whatever the depth.
 _ROOT_LINKS = """
 (function () {
-  var root = new URL(document.documentElement.dataset.baseurl).pathname;
+  var base = document.documentElement.dataset.baseurl;
+  if (!base) return;  // a build with no site address (attention_scaling.launch)
+  var root = new URL(base).pathname;
   if (location.protocol === "file:" || location.pathname.indexOf(root) !== 0) return;
   document.querySelectorAll("a[data-path]").forEach(function (a) {
     a.setAttribute("href", root + a.dataset.path);

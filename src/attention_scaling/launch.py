@@ -1,0 +1,339 @@
+"""Launch links and the site's address, found from where the book is built.
+
+Binder, Colab and JupyterHub (nbgitpuller) open a page from a GitHub repository, and the
+site's address (``html_baseurl``: sitemap, canonical links, link previews) is that
+repository's GitHub Pages site. Neither is written in _config.yml: a fork builds a book
+that links to itself, with no edit. The repository is, in this order,
+
+1. ``repository.url`` in _config.yml, when it is set (an optional override);
+2. GitHub Actions' ``GITHUB_REPOSITORY`` on ``GITHUB_SERVER_URL`` (https://github.com);
+3. ``git remote get-url origin``, in any of GitHub's forms (https, ``git@github.com:``,
+   ``ssh://``).
+
+The branch is the one being built (``GITHUB_REF_NAME``; for a pull request, the branch
+it targets), else the checked-out branch, else ``repository.branch``. When no GitHub
+repository is found (no remote, a local path, another host) or no branch, the book has
+no launch buttons at all and the build says why in one message: it never links to a
+placeholder. ``html.baseurl`` in _config.yml overrides the derived address (a custom
+domain, say); without a repository and without it, the book has no address, so no
+sitemap and only page-relative link-preview URLs.
+
+The JupyterHub button appears only when ``launch_buttons.jupyterhub_url`` is set.
+
+Registered as its own Sphinx extension (_config.yml, ``extra_extensions``); its
+``config-inited`` handler runs before :mod:`attention_scaling.sphinx_ext` reads
+``html_baseurl``. ``python -m attention_scaling.launch`` prints what a build here would
+use.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+GITHUB = "https://github.com"
+#: The launch services a repository is needed for (sphinx-book-theme's keys).
+PROVIDERS = ("binderhub_url", "jupyterhub_url", "colab_url", "deepnote_url", "jupyterlite_url")
+
+_OWNER = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})")
+_NAME = re.compile(r"[A-Za-z0-9._-]{1,100}")
+_SCP = re.compile(r"(?:[A-Za-z0-9._-]+@)?(?P<host>[A-Za-z0-9.-]+):(?P<path>(?!/).+)")
+_GITHUB_HOSTS = {"github.com", "www.github.com"}
+_BRANCH = re.compile(r"[^\s~^:?*\[\\]+")
+
+
+@dataclass(frozen=True)
+class Repository:
+    """A GitHub repository and the branch the launch links open."""
+
+    owner: str
+    name: str
+    branch: str
+    source: str  # where the repository was found, for the build's message
+
+    @property
+    def url(self) -> str:
+        return f"{GITHUB}/{self.owner}/{self.name}"
+
+    @property
+    def pages_url(self) -> str:
+        """The repository's GitHub Pages address (a user or organisation site for
+        ``OWNER.github.io``, a project site under ``/NAME/`` otherwise)."""
+        host = f"{self.owner.lower()}.github.io"
+        if self.name.lower() == host:
+            return f"https://{host}/"
+        return f"https://{host}/{self.name}/"
+
+
+def _text(value, name: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ValueError(f"{name} must be a string, got {type(value).__name__}")
+    return value.strip()
+
+
+def _owner_name(path: str) -> tuple[str, str] | None:
+    parts = path.strip("/").split("/")
+    if len(parts) != 2:
+        return None
+    owner, name = parts
+    if name.endswith(".git"):
+        name = name[: -len(".git")]
+    if not (_OWNER.fullmatch(owner) and _NAME.fullmatch(name)) or name in (".", ".."):
+        return None
+    return owner, name
+
+
+def parse_github_url(url: str) -> tuple[str, str] | None:
+    """``(owner, name)`` of a GitHub repository URL, or None for anything else.
+
+    Accepts ``https://github.com/o/r(.git)``, ``git@github.com:o/r.git``,
+    ``ssh://git@github.com(:22)/o/r.git`` and ``git://github.com/o/r.git``. A local
+    path, a ``file://`` URL or another host gives None.
+    """
+    url = _text(url, "url")
+    if not url:
+        return None
+    if "://" in url:
+        parts = urlsplit(url)
+        if parts.scheme.lower() not in ("https", "http", "ssh", "git", "git+ssh"):
+            return None
+        if (parts.hostname or "").lower() not in _GITHUB_HOSTS:
+            return None
+        return _owner_name(parts.path)
+    scp = _SCP.fullmatch(url)
+    if scp and scp["host"].lower() in _GITHUB_HOSTS:
+        return _owner_name(scp["path"])
+    return None
+
+
+def redact(url: str) -> str:
+    """``url`` without a password or token, for messages (``https://x:TOKEN@github.com``)."""
+    url = _text(url, "url")
+    if "://" not in url:
+        return url
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{netloc}"))
+
+
+def _git(cwd: Path, *args: str) -> str:
+    try:
+        proc = subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return proc.stdout.strip() if proc.returncode == 0 else ""
+
+
+def _actions_branch(environ: Mapping[str, str]) -> str:
+    """The branch a GitHub Actions run builds. A pull request's ref is ``N/merge``,
+    which no launch service can open: its links use the branch it targets."""
+    if environ.get("GITHUB_EVENT_NAME", "").startswith("pull_request") or environ.get("GITHUB_BASE_REF"):
+        return environ.get("GITHUB_BASE_REF", "").strip()
+    if environ.get("GITHUB_REF_TYPE", "branch") != "branch":
+        return ""
+    return environ.get("GITHUB_REF_NAME", "").strip()
+
+
+def find_repository(*, cwd=".", environ: Mapping[str, str] | None = None, override_url: str = "",
+                    override_branch: str = "") -> tuple[Repository | None, str]:
+    """The GitHub repository and branch the launch links open, and a sentence saying
+    where they came from or, when there is none, why and how to set them.
+
+    ``cwd`` is a directory inside the git work tree, ``environ`` the environment
+    (``os.environ`` when None), ``override_url`` and ``override_branch`` the optional
+    ``repository.url`` and ``repository.branch`` of _config.yml.
+    """
+    override_url = _text(override_url, "override_url")
+    override_branch = _text(override_branch, "override_branch")
+    if environ is None:
+        environ = os.environ
+    if not isinstance(environ, Mapping):
+        raise ValueError(f"environ must be a mapping of environment variables, got {type(environ).__name__}")
+    if not isinstance(cwd, (str, os.PathLike)) or not Path(cwd).is_dir():
+        raise ValueError(f"cwd must be an existing directory, got {cwd!r}")
+    if override_branch and not _BRANCH.fullmatch(override_branch):
+        raise ValueError(f"override_branch (repository.branch) is not a branch name: {override_branch!r}")
+    cwd = Path(cwd)
+    how = ("To get them, build from a clone whose origin is on GitHub, or on GitHub Actions, "
+           "or set repository.url (https://github.com/OWNER/REPO) in _config.yml.")
+
+    if override_url:
+        found = parse_github_url(override_url)
+        if found is None:
+            raise ValueError("override_url (repository.url in _config.yml) must be a GitHub repository, "
+                             f"https://github.com/OWNER/REPO, got {redact(override_url)!r}")
+        source = "repository.url in _config.yml"
+    elif environ.get("GITHUB_REPOSITORY", "").strip():
+        slug = environ["GITHUB_REPOSITORY"].strip()
+        found = _owner_name(slug)
+        if found is None or slug.count("/") != 1:
+            raise ValueError(f"environ['GITHUB_REPOSITORY'] must be OWNER/NAME, got {slug!r}")
+        server = environ.get("GITHUB_SERVER_URL", GITHUB).strip().rstrip("/") or GITHUB
+        if server.lower() != GITHUB:
+            return None, (f"no launch buttons: this build runs on {server}, not on github.com, and Binder "
+                          f"and Colab open only github.com repositories. {how}")
+        source = "GITHUB_REPOSITORY"
+    else:
+        origin = _git(cwd, "remote", "get-url", "origin")
+        if not origin:
+            return None, f"no launch buttons: this clone has no git remote 'origin'. {how}"
+        found = parse_github_url(origin)
+        if found is None:
+            return None, (f"no launch buttons: git remote 'origin' is {redact(origin)}, not a GitHub "
+                          f"repository. {how}")
+        source = "git remote 'origin'"
+
+    branch = _actions_branch(environ) or _git(cwd, "symbolic-ref", "--short", "-q", "HEAD") or override_branch
+    owner, name = found
+    if not branch:
+        return None, (f"no launch buttons: found {GITHUB}/{owner}/{name} ({source}) but no branch "
+                      "(HEAD is detached). Check out a branch or set repository.branch in _config.yml.")
+    repo = Repository(owner, name, branch, source)
+    return repo, f"launch buttons open {repo.url} at branch {branch} (from {source})."
+
+
+def site_address(repository: Repository | None, override: str = "") -> str:
+    """The site's address with a trailing slash: ``override`` (html.baseurl) when set,
+    else the repository's GitHub Pages address, else "" (unknown)."""
+    override = _text(override, "override")
+    if repository is not None and not isinstance(repository, Repository):
+        raise ValueError(f"repository must be a Repository or None, got {type(repository).__name__}")
+    if override:
+        parts = urlsplit(override)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"override (html.baseurl in _config.yml) must be an http(s) URL, got {override!r}")
+        return override if override.endswith("/") else override + "/"
+    return repository.pages_url if repository is not None else ""
+
+
+# --- Sphinx --------------------------------------------------------------------------------
+
+
+def _configure(app, config):
+    """Fill in the repository, branch and launch buttons, and html_baseurl (config-inited)."""
+    from sphinx.util import logging
+
+    logger = logging.getLogger(__name__)
+    options = dict(config.html_theme_options or {})
+    launch = dict(options.get("launch_buttons") or {})
+    repo, note = find_repository(cwd=app.srcdir, override_url=options.get("repository_url") or "",
+                                 override_branch=options.get("repository_branch") or "")
+    if repo is None:
+        options.pop("repository_url", None)
+        options.pop("repository_branch", None)
+        launch = {k: v for k, v in launch.items() if k not in PROVIDERS}
+    else:
+        options["repository_url"] = repo.url
+        options["repository_branch"] = repo.branch
+        launch = {k: v for k, v in launch.items() if k not in PROVIDERS or (v or "").strip()}
+        services = [label for key, label in (("binderhub_url", "Binder"), ("colab_url", "Colab (notebooks)"),
+                                             ("jupyterhub_url", "JupyterHub")) if launch.get(key)]
+        note = note.replace("launch buttons", " · ".join(services) + " buttons", 1) if services else note
+    options["launch_buttons"] = launch
+    config.html_theme_options = options
+
+    base = site_address(repo, config.html_baseurl or "")
+    config.html_baseurl = base
+    app.asb_launch = repo
+    if base:
+        note += f" Site address: {base}"
+    else:
+        # sphinx-sitemap needs an absolute address; without one there is no sitemap
+        # (its own warning would fail the strict build, and this message says why).
+        config.suppress_warnings = [*config.suppress_warnings, "sitemap.configuration"]
+        note += (" No site address either (no sitemap; link previews use relative URLs): it is "
+                 "the repository's GitHub Pages site, or html.baseurl in _config.yml.")
+    logger.info("\x1b[1mattention_scaling.launch: %s\x1b[0m", note)
+
+
+#: What an exercise that needs a kernel says when the book has no launch menu (it would
+#: otherwise point at the menu; attention_scaling.sphinx_ext writes the note).
+NO_LAUNCH_NOTE = ("This exercise runs code, which the static page cannot. Download the page as a "
+                  "notebook (the download menu at the top of the page) and run it in Jupyter with "
+                  "this book's package installed (see the README).")
+
+
+def _kernel_notes_without_launch_menu(app, doctree, docname):
+    if getattr(app, "asb_launch", None) is not None:
+        return
+    from docutils import nodes
+
+    for note in doctree.findall(nodes.paragraph):
+        if "asb-needs-kernel" in note.get("classes", []):
+            for child in [c for c in note.children if isinstance(c, nodes.Text)]:
+                note.remove(child)
+            note += nodes.Text(NO_LAUNCH_NOTE)
+
+
+def _notebook_download_without_launch_menu(app, pagename, templatename, context, doctree):
+    """sphinx-book-theme offers a MyST chapter's executed notebook for download only
+    while it builds launch buttons; with none, this offers it the same way."""
+    if getattr(app, "asb_launch", None) is not None or getattr(app.builder, "format", "") != "html":
+        return
+    if not str(context.get("sourcename", "")).endswith((".md", ".md.txt")):
+        return
+    if "kernelspec" not in app.env.metadata.get(pagename, {}):
+        return
+    executed = Path(app.outdir).parent / "jupyter_execute" / f"{pagename}.ipynb"
+    if executed.is_file():
+        target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(executed, target)
+        context["ipynb_source"] = f"{pagename}.ipynb"
+
+
+def _drop_stale_sitemap(app):
+    """A sitemap left by an earlier build would name another address."""
+    if not app.config.html_baseurl:
+        stale = Path(app.outdir) / (getattr(app.config, "sitemap_filename", None) or "sitemap.xml")
+        stale.unlink(missing_ok=True)
+
+
+def setup(app):
+    # Before attention_scaling.sphinx_ext (priority 500) copies html_baseurl into the
+    # link-preview settings, and before the theme reads its options (builder-inited).
+    app.connect("config-inited", _configure, priority=200)
+    app.connect("builder-inited", _drop_stale_sitemap)
+    # After attention_scaling.sphinx_ext has written the notes (priority 500).
+    app.connect("doctree-resolved", _kernel_notes_without_launch_menu, priority=700)
+    # Before the theme's download menu reads ipynb_source (priority 501).
+    app.connect("html-page-context", _notebook_download_without_launch_menu, priority=500)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the repository, branch and site address a build in this directory would use."""
+    import argparse
+
+    import yaml
+
+    parser = argparse.ArgumentParser(prog="python -m attention_scaling.launch", description=main.__doc__)
+    parser.add_argument("--book", default=".", help="the book's root (where _config.yml is)")
+    parser.add_argument("--baseurl", action="store_true", help="print only the site address")
+    args = parser.parse_args(argv)
+    config = yaml.safe_load((Path(args.book) / "_config.yml").read_text()) or {}
+    repository = config.get("repository") or {}
+    repo, note = find_repository(cwd=args.book, override_url=repository.get("url") or "",
+                                 override_branch=repository.get("branch") or "")
+    base = site_address(repo, (config.get("html") or {}).get("baseurl") or "")
+    if args.baseurl:
+        print(base)
+    else:
+        print(note)
+        print(f"site address: {base or '(none)'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
