@@ -444,7 +444,8 @@ def test_scale_means_include_the_draw_shown():
     assert fig.mean_p[1].get_ydata()[0] == pytest.approx(p.max(axis=1).mean(), rel=1e-12)
 
 
-PAIR = re.compile(r"(largest weight|entropy|largest P\(1-P\)|norm of the Jacobian) (\d+\.\d+)"
+PAIR = re.compile(r"(largest weight|entropy|largest P\(1-P\)|norm of the Jacobian) "
+                  r"(\d+\.\d+(?:e-\d+)?|1 − \d\.\de-\d+|1 \(rounded in double precision\))"
                   r"(?: \(mean (\d+\.\d+) ± (\d+\.\d+|\de-\d+)\))?")
 
 
@@ -469,7 +470,7 @@ def test_every_single_draw_readout_sits_beside_its_mean(make, points):
                 assert f"seed {seed}" in text
             # every number of the draw sits beside its mean: in the alt text at least the largest
             # weight, in the readout every measure
-            assert re.search(r"\d\.\d+ \(mean \d\.\d+ ± ", text)
+            assert re.search(r"(\d\.\d+(e-\d+)?|1 − \S+|1 \(rounded in double precision\)) \(mean \d\.\d+ ± ", text)
             found = PAIR.findall(text)
             assert text is alt or len(found) >= 3
             for measure, _, mean, se in found:
@@ -529,3 +530,20 @@ def test_control_validates_its_grid():
         Control("m", "m", "", (1, 2), 1, ("radio", (1, 2)), names=("one",))
     with pytest.raises(ValueError, match="live control kind"):
         Control("m", "m", "", (1, 2), 1, ("dial", (1, 2)))
+
+
+def test_readout_numbers_are_never_a_misleading_zero_or_one():
+    from attention_scaling.explorables import readout_number
+
+    assert readout_number(0.2481, 3) == "0.248"
+    assert readout_number(6.3e-16, 4) == "6.3e-16"  # a vanishing gradient is small, not 0.0000
+    assert readout_number(0.0, 3) == "0.000"
+    assert readout_number(-1e-17, 2) == "0.00"  # an entropy's rounding error is not negative
+    assert readout_number(1 - 2.1e-5, 3, near_one=True) == "1 − 2.1e-05"
+    assert readout_number(1.0, 3, near_one=True) == "1 (rounded in double precision)"
+    assert readout_number(0.9994, 3, near_one=True) == "0.999"
+    for bad in (float("nan"), "0.5", True):
+        with pytest.raises(ValueError, match="x must"):
+            readout_number(bad, 3)
+    _, _, readout = scale_explorer().frame(scale=100.0)
+    assert "norm of the Jacobian 0.0000" not in readout and "largest P(1-P) 0.000 " not in readout

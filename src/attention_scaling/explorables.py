@@ -39,6 +39,7 @@ __all__ = [
     "magnitude_to_saturate",
     "plain_text",
     "math_html",
+    "readout_number",
     "ATTENTION_MAGNITUDES",
     "QK_GAINS",
 ]
@@ -324,12 +325,36 @@ def _magnitude_control() -> "Control":
                    ("log", 0.1, 10.0, 0.02), fmt="{:g}")
 
 
+def readout_number(x: float, digits: int, near_one: bool = False) -> str:
+    """One measured value for a readout, never rounded to a misleading 0 or 1.
+
+    ``0.248`` normally; a value too small for ``digits`` decimals keeps two significant
+    digits (``6.3e-16``, not ``0.000``: a vanishing gradient is small, not zero); with
+    ``near_one`` (a weight) a value within half a unit of the last decimal of 1 shows its
+    distance from 1 (``1 − 2.1e-05``), or says that it rounds to 1 in double precision.
+    A tiny negative value from rounding (an entropy of −1e-17) shows as 0.
+    """
+    if isinstance(x, bool) or not isinstance(x, (int, float, np.floating, np.integer)) or not np.isfinite(x):
+        raise ValueError(f"x must be a finite real number, got {x!r}")
+    x = float(x)
+    digits = v.positive_int(digits, "digits")
+    half = 0.5 * 10.0**-digits
+    if x < 0 and x > -half:
+        x = 0.0
+    if near_one and x > 1 - half:
+        return "1 (rounded in double precision)" if x >= 1 else f"1 − {1 - x:.1e}"
+    if x != 0 and abs(x) < half:
+        return f"{x:.1e}"
+    return f"{x:.{digits}f}"
+
+
 def _measures(draw: dict, expect: dict) -> str:
     """'largest weight 0.248 (mean 0.240 ± 0.007), entropy …': one draw beside its mean, compactly
 
     (every static frame of a player carries its readout: each character counts ~90 times)."""
     def both(name, digits):
-        return f"{draw[name]:.{digits}f} (mean {expect[name].show(digits)})"
+        shown = readout_number(draw[name], digits, near_one=name == "max weight")
+        return f"{shown} (mean {expect[name].show(digits)})"
 
     return (f"largest weight {both('max weight', 3)}, entropy {both('entropy', 2)}, "
             f"largest P(1-P) {both('largest P(1-P)', 3)}")
@@ -349,7 +374,8 @@ def _describe_attention(state) -> tuple[str, str]:
     def part(name):
         return _measures(r[name], e[name])
 
-    top = {name: f"{r[name]['max weight']:.3f} (mean {e[name]['max weight'].show()})" for name in r}
+    top = {name: f"{readout_number(r[name]['max weight'], 3, near_one=True)} (mean {e[name]['max weight'].show()})"
+           for name in r}
     alt = (f"Attention explorer, one draw (seed {p['seed']}) at d_k = {p['d_k']}, m = {p['magnitude']:.2f}, "
            f"{p['n_keys']} keys. Largest weight, unscaled {top['unscaled']}, scaled {top['scaled']}; each mean "
            f"is over {state['n_queries']} queries, ± one standard error, drawn as lines with bands for their "
@@ -389,7 +415,7 @@ def _describe_scale(state) -> tuple[str, str]:
             + f" times a scale s = {s:g} (temperature {1 / s:.3g}); "
             + f"{_means_note(state['n_draws'], state['max_entropy'], 'draws')}.")
     text = ("This draw: " + _measures(r, e)
-            + f", norm of the Jacobian {r['norm of J']:.4f} (mean {e['norm of J'].show(4)})")
+            + f", norm of the Jacobian {readout_number(r['norm of J'], 4)} (mean {e['norm of J'].show(4)})")
     alt = f"Softmax explorer. {lead} {text}. Dashed lines and bands: the mean and middle 80 % of the draws."
     return alt, f"{lead} {text}."
 
