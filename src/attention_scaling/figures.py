@@ -957,8 +957,8 @@ class NormalizationFigure(BlitFigure):
         self._animate(self.bands["qk-l2"], self.curves["qk-l2"], self.curves["qk-layernorm"])
         self.marker = self._animate(ax_m.plot([], [], "o", color=COLORS["mark"], markersize=9, zorder=4,
                                               clip_on=False)[0])
-        ax_m.plot([], [], "o", color="0.3", markersize=7, label="one draw (seed %d)" % self.seed)
-        ax_m.fill_between([], [], [], color="0.3", alpha=0.2, linewidth=0, label="band: middle 80 %")
+        ax_m.plot([], [], "o", color="0.3", markersize=7, label="one draw (seed %d), in its curve's colour" % self.seed)
+        ax_m.fill_between([], [], [], color="0.3", alpha=0.2, linewidth=0, label="bands: middle 80 %, same colours")
         ax_m.set_xscale("log")
         ax_m.set_xlim(0.1, 10)
         ax_m.set_xticks([0.1, 0.3, 1, 3, 10], ["0.1", "0.3", "1", "3", "10"])
