@@ -93,6 +93,16 @@
     }
     show();
     root.classList.add("asb-ready");
+    // The maths in a player's title and labels is not a Tab stop: a keyboard user tabs from
+    // control to control. (Elsewhere MathJax keeps its Tab stops, which make scrolling
+    // formulas reachable.) MathJax typesets after this script runs, so wait for it.
+    function untab() {
+      root.querySelectorAll("mjx-container").forEach(function (m) { m.setAttribute("tabindex", "-1"); });
+    }
+    window.addEventListener("load", function () {
+      var mj = window.MathJax;
+      if (mj && mj.startup && mj.startup.promise) { mj.startup.promise.then(untab); } else { untab(); }
+    });
   }
   function start() {
     document.querySelectorAll(".asb-player").forEach(init);

@@ -218,6 +218,15 @@ def test_players_respond_to_keyboard_and_mouse(browser, site, server, page_name,
             shown.append(now)
             return now
 
+        page.evaluate("() => window.MathJax && MathJax.startup.promise")
+        count_tab_stops = "el => [...el.querySelectorAll('mjx-container')].filter(m => m.tabIndex >= 0).length"
+        try:  # the player takes its formulas out of the Tab order once MathJax has typeset them
+            player.element_handle().wait_for_element_state("stable")
+            page.wait_for_function(f"el => ({count_tab_stops})(el) === 0", arg=player.element_handle(), timeout=5000)
+        except Exception:
+            pass
+        tab_stops = player.evaluate(count_tab_stops)
+        assert tab_stops == 0, f"{tab_stops} formulas in a player's labels are Tab stops"
         inputs = player.locator("input[type=range]")
         assert inputs.count() >= 1
         for j in range(inputs.count()):
