@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from attention_scaling.quiz import answer_code, read_code
 from book_files import ROOT, html_page, read_notebook, toc_files
 from conftest import HTML, SCREENSHOTS
 
@@ -328,6 +329,9 @@ def test_quizzes_give_feedback_by_mouse_and_keyboard(browser, site, page_name):
     page.goto((site / page_name).as_uri())
     questions = page.locator(".asb-question")
     assert questions.count() >= 2
+    assert page.locator(".asb-quiz").count() == 1
+    assert not page.locator(".asb-code").is_visible()  # no code before the first answer
+    firsts = []
     for i in range(questions.count()):
         q = questions.nth(i)
         data = json.loads(q.locator("script.asb-quiz-data").text_content())
@@ -349,6 +353,15 @@ def test_quizzes_give_feedback_by_mouse_and_keyboard(browser, site, page_name):
             page.keyboard.press(key)
         assert feedback.inner_text().startswith("Correct.")
         assert not q.locator(".asb-answer").is_visible()  # the no-JavaScript fallback is hidden
+        firsts.append((wrong, False))
+    # The answer code holds the first answers (all wrong here), computed by quiz.js with the
+    # package's rules; Copy selects it (file:// has no clipboard permission in a test browser).
+    quiz = page.locator(".asb-quiz").first
+    code = quiz.locator(".asb-code-value").inner_text()
+    assert code == answer_code(quiz.get_attribute("data-quiz-key"), firsts), code
+    assert read_code(code).answers == tuple(firsts)
+    quiz.locator(".asb-code-copy").click()
+    assert page.evaluate("() => window.getSelection().toString()") == code
     context.close()
 
 
