@@ -32,7 +32,8 @@ from book_files import ROOT, toc_files
 CHAPTERS = [p for p in toc_files() if p.suffix == ".md" and p.parent.name == "book"]
 LABS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 COMMITTED = ROOT / cn.CHAPTERS_DIR
-RAW_MYST = re.compile(r"\{glue|\{numref\}|\{prf:|\{cite|\{doc\}|```\{|:::\{|\{ref\}|\{eq\}|\{download\}")
+RAW_MYST = re.compile(r"\{glue|\{numref\}|\{prf:|\{cite|\{doc\}|```\{|:::\{|\{ref\}|\{eq\}|\{download\}"
+                      r"|<svg|<script|sd-octicon")  # nor the HTML of the page's widgets
 
 
 def committed(path: Path) -> nbformat.NotebookNode:

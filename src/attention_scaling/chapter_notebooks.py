@@ -350,7 +350,9 @@ def _block(ctx, node) -> str:
         return f"<details><summary>Solution</summary>\n\n{body}\n\n</details>"
     if name == "dropdown_main":
         title = next((c for c in node.children if type(c).__name__ == "dropdown_title"), None)
-        summary = _escape_html(_one_line(title.astext())) if title is not None else "Details"
+        words = [t.astext() for t in title.findall(nodes.Text) if not isinstance(t.parent, nodes.raw)] \
+            if title is not None else []
+        summary = _escape_html(_one_line("".join(words))) or "Details"
         body = "\n\n".join(_blocks_text(ctx, [c for c in node.children if c is not title]))
         return f"<details><summary>{summary}</summary>\n\n{body}\n\n</details>"
     if isinstance(node, nodes.admonition) or isinstance(node, nodes.Admonition):
@@ -639,14 +641,21 @@ def _write_launch_copies(app, exception):
             if nb is None and (built / f"{docname[len('book/'):]}.ipynb").is_file():
                 nb = nbformat.read(built / f"{docname[len('book/'):]}.ipynb", as_version=4)
         elif Path(app.env.doc2path(docname)).suffix == ".ipynb":
-            nb = nbformat.read(app.env.doc2path(docname), as_version=4)
+            nb = Path(app.env.doc2path(docname))  # a lab: copied as it is unless filled in
         else:
             nb = None
         if nb is None:
             continue
         target = site / launch_path(docname)
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(dumps(with_source(nb, repo.url, commit) if repo is not None and commit else nb), encoding="utf-8")
+        if isinstance(nb, Path):
+            text = nb.read_text(encoding="utf-8")
+            if repo is not None and commit and INSTALL_TAG in text:
+                text = dumps(with_source(nbformat.reads(text, as_version=4), repo.url, commit))
+            target.write_text(text, encoding="utf-8")
+        else:
+            target.write_text(dumps(with_source(nb, repo.url, commit) if repo is not None and commit else nb),
+                              encoding="utf-8")
 
 
 def _launch_buttons_open_notebooks(app, pagename, templatename, context, doctree):
