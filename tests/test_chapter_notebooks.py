@@ -264,3 +264,28 @@ def test_a_generated_chapter_runs_in_a_kernel():
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert errors == []
     assert next(c for c in nb.cells if c.cell_type == "code").outputs == []  # installed: the cell is silent
+
+
+def test_a_figure_in_prose_is_named_not_embedded():
+    """The chapters have no image outside code outputs (which the notebook makes when it
+    runs); one in prose becomes a sentence naming it, never a link to a build file."""
+    from docutils import nodes
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+    from docutils.utils import new_document
+
+    doc = new_document("chapter", get_default_settings(Parser))
+    section = nodes.section(ids=["a"])
+    section += nodes.title(text="A chapter")
+    figure = nodes.figure()
+    figure += nodes.image(uri="../_images/plot.png", alt="")
+    figure += nodes.caption(text="Weights against d_k")
+    section += [nodes.paragraph(text="Before."), figure]
+    doc += section
+    source = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# A chapter")])
+    source.metadata["source_map"] = [0]
+    nb = cn.build_notebook(doc, "book/chapter", source)
+    text = markdown(nb)
+    assert "plot.png" not in text and "<img" not in text and "![" not in text
+    assert "A figure here on the book's page: Weights against d\\_k." in text
+    assert text.startswith("# A chapter")
