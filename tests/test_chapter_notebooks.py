@@ -87,6 +87,8 @@ def test_generated_chapter_is_a_clean_notebook(path):
     assert all(c.outputs == [] and c.execution_count is None for c in code)
     assert INSTALL_TAG in code[0].metadata.get("tags", []) and code[0].source == install_cell()
     assert RAW_MYST.findall(markdown(nb)) == []
+    # nor the static page's notes on where to run an exercise (the notebook runs it)
+    assert "static page cannot" not in markdown(nb) and "Needs a live kernel" not in markdown(nb)
     visible = [c for c in code if not c.metadata.get("jupyter", {}).get("source_hidden")]
     long = [line for c in visible for line in c.source.splitlines() if len(line) > cn.MAX_LINE]
     assert long == []

@@ -13,6 +13,8 @@ doctree, where glue roles, cross-references, citations and numbers are already t
   are hidden by ``metadata.jupyter`` (``source_hidden`` / ``outputs_hidden``);
 - the first code cell installs the book's package when it is missing (:func:`install_cell`).
 
+Notes written for the static page only (an exercise that "needs a live kernel", whose
+text depends on whether the book has launch buttons) are left out: the notebook is live.
 Links to other pages go to the sibling notebook (``notebooks/chapters/X.ipynb``, or the
 lab), so the committed notebooks do not depend on where the book is built; the Colab
 copies link to the published pages when the book has an address. Images in prose: the
@@ -300,6 +302,8 @@ def _block(ctx, node) -> str:
     if isinstance(node, (nodes.Text,)):
         return _escape(_one_line(str(node)))
     if isinstance(node, nodes.paragraph):
+        if "asb-needs-kernel" in node.get("classes", []):
+            return ""  # "the static page cannot run this": the notebook can
         return _paragraph(ctx, node)
     if isinstance(node, nodes.math_block):
         tex = node.astext().strip("\n")
