@@ -10,13 +10,14 @@ HTML := _build/html
 PAGES_BRANCH ?= gh-pages
 REMOTE ?= origin
 
-.PHONY: help venv venv-test book chapter-notebooks serve test bench pdf publish clean
+.PHONY: help venv venv-test book chapter-notebooks serve test test-oldest bench pdf publish clean
 
 help:
 	@echo "make book   build the book strictly into $(HTML) (creates $(VENV) on first use)"
 	@echo "make chapter-notebooks  build, then copy the chapters generated as notebooks to notebooks/chapters/"
 	@echo "make serve  serve the built book on http://127.0.0.1:$(PORT)"
 	@echo "make test   unit, notebook, strict-build and browser tests"
+	@echo "make test-oldest  the package's tests with its oldest supported versions (.venv-oldest)"
 	@echo "make bench  slider latency, frame export, build time, page weight (table + JSON line)"
 	@echo "make publish  build, then push $(HTML) to the $(PAGES_BRANCH) branch of $(REMOTE) (ghp-import)"
 	@echo "make pdf    print the book (or PAGES=\"book/intro.html ...\") to _build/handout.pdf"
@@ -46,6 +47,10 @@ serve:
 # The browser is found (or installed) first; pytest's summary line is the last output.
 test: venv-test
 	@CHROMIUM="$$(scripts/find-chromium $(PY))" $(PY) -m pytest
+
+# The package's tests alone with the oldest versions it supports (make test runs them too).
+test-oldest:
+	@scripts/test-oldest
 
 # A PDF handout printed by the same headless Chromium as the tests (no LaTeX).
 pdf: venv-test book

@@ -1,21 +1,60 @@
 /* Self-check quizzes (src/attention_scaling/quiz.py): feedback as soon as an answer is
-   chosen, by mouse or keyboard (arrow keys move between the options of a question). */
+   chosen, by mouse or keyboard (arrow keys move between the options of a question), and an
+   answer code a student can hand in: the quiz's key, the first answer to each question
+   (capital when right, small when wrong, "." when unanswered) and a check letter, computed
+   here with the same rules as attention_scaling.quiz.answer_code. */
 (function () {
   "use strict";
-  function init(fieldset) {
-    var data = JSON.parse(fieldset.querySelector("script.asb-quiz-data").textContent);
-    var feedback = fieldset.querySelector(".asb-feedback");
-    fieldset.querySelectorAll('input[type="radio"]').forEach(function (input) {
-      input.addEventListener("change", function () {
-        var i = Number(input.value);
-        var right = data.correct[i];
-        feedback.textContent = (right ? "Correct. " : "Not quite. ") + data.why[i];
-        feedback.className = "asb-feedback " + (right ? "asb-right" : "asb-wrong");
-        if (window.MathJax && MathJax.typesetPromise) { MathJax.typesetPromise([feedback]); }
-      });
-    });
-    fieldset.classList.add("asb-ready");
+  var LETTERS = "ABCDEFGHIJ";
+  function checkLetter(body) {
+    var n = 0;
+    for (var i = 0; i < body.length; i++) { n += (i + 1) * body.charCodeAt(i); }
+    return String.fromCharCode(65 + (n % 23));
   }
-  function start() { document.querySelectorAll(".asb-question").forEach(init); }
+  function initQuiz(quiz) {
+    var fieldsets = quiz.querySelectorAll(".asb-question");
+    var first = [];
+    var codeBox = quiz.querySelector(".asb-code");
+    var codeValue = quiz.querySelector(".asb-code-value");
+    function showCode() {
+      var body = quiz.getAttribute("data-quiz-key") + "-" + first.map(function (a) {
+        return a === null ? "." : (a.right ? LETTERS[a.index] : LETTERS[a.index].toLowerCase());
+      }).join("");
+      codeValue.textContent = body + "-" + checkLetter(body);
+      quiz.classList.add("asb-answered");
+    }
+    fieldsets.forEach(function (fieldset, qi) {
+      first.push(null);
+      var data = JSON.parse(fieldset.querySelector("script.asb-quiz-data").textContent);
+      var feedback = fieldset.querySelector(".asb-feedback");
+      fieldset.querySelectorAll('input[type="radio"]').forEach(function (input) {
+        input.addEventListener("change", function () {
+          var i = Number(input.value);
+          var right = data.correct[i];
+          feedback.textContent = (right ? "Correct. " : "Not quite. ") + data.why[i];
+          feedback.className = "asb-feedback " + (right ? "asb-right" : "asb-wrong");
+          if (window.MathJax && MathJax.typesetPromise) { MathJax.typesetPromise([feedback]); }
+          if (first[qi] === null && codeValue) { first[qi] = {index: i, right: right}; showCode(); }
+        });
+      });
+      fieldset.classList.add("asb-ready");
+    });
+    var copy = quiz.querySelector(".asb-code-copy");
+    if (copy && codeBox) {
+      copy.addEventListener("click", function () {
+        var range = document.createRange();
+        range.selectNodeContents(codeValue);
+        var selection = window.getSelection();
+        selection.removeAllRanges();
+        selection.addRange(range);
+        if (navigator.clipboard && window.isSecureContext) {
+          navigator.clipboard.writeText(codeValue.textContent).then(function () {
+            copy.textContent = "Copied";
+          }, function () { copy.textContent = "Selected: press Ctrl+C"; });
+        } else { copy.textContent = "Selected: press Ctrl+C"; }
+      });
+    }
+  }
+  function start() { document.querySelectorAll(".asb-quiz").forEach(initQuiz); }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }
 })();

@@ -115,3 +115,12 @@ def browser():
             pytest.skip(f"Chromium would not start: {exc}")
         yield instance
         instance.close()
+
+
+def pytest_collection_finish(session):
+    """Start the oldest-versions run (tests/test_oldest.py) in the background as soon as it is
+    selected: it runs on the second core while the book builds."""
+    if any(item.name == "test_package_tests_pass_with_the_oldest_versions" for item in session.items):
+        from test_oldest import start_background_run
+
+        start_background_run()

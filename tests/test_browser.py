@@ -1,19 +1,23 @@
 """Every page of the built book, in headless Chromium, served over 127.0.0.1 and opened from disk.
 
 On each page: no console errors, no failed or external requests, maths rendered by the
-site's own MathJax, and no raw TeX left in the text. A screenshot of each page is saved
-under _build/screenshots/ for review.
+site's own MathJax, and no raw TeX left in the text (`visiting`, `page_state`, `_check`; the
+page visits themselves are in test_reader_view.py, one per view). Players, quizzes and axe's
+scan of the players are tested here. Screenshots of each page are saved under
+_build/screenshots/ for review.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
+from attention_scaling.quiz import answer_code, read_code
 from book_files import ROOT, html_page, read_notebook, toc_files
 from conftest import HTML, SCREENSHOTS
 
@@ -45,34 +49,46 @@ def _is_local(url: str, origin: str | None) -> bool:
     return origin is not None and url.startswith(origin + "/")
 
 
-def open_page(browser, url: str, origin: str | None, shot: Path):
-    """Load a page, wait for MathJax, record everything the checks need, save a screenshot."""
+@contextmanager
+def visiting(browser, url: str, origin: str | None, viewport=(1280, 900)):
+    """Open a page with every request watched (none may leave the machine) and wait for
+    MathJax and the fonts; yields the live page and its Visit record, then closes it."""
     visit = Visit()
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.on("console", lambda m: visit.console_errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: visit.console_errors.append(f"uncaught: {e}"))
-    page.on("requestfailed", lambda r: visit.failed.append(f"{r.url} ({r.failure})"))
-    page.on("request", lambda r: visit.requests.append(r.url))
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    try:
+        page = context.new_page()
+        page.on("console", lambda m: visit.console_errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: visit.console_errors.append(f"uncaught: {e}"))
+        page.on("requestfailed", lambda r: visit.failed.append(f"{r.url} ({r.failure})"))
+        page.on("request", lambda r: visit.requests.append(r.url))
 
-    def guard(route):
-        if _is_local(route.request.url, origin):
-            route.continue_()
-        else:  # never let a request leave the machine, and remember that one was tried
-            visit.external.append(route.request.url)
-            route.abort()
+        def guard(route):
+            if _is_local(route.request.url, origin):
+                route.continue_()
+            else:  # never let a request leave the machine, and remember that one was tried
+                visit.external.append(route.request.url)
+                route.abort()
 
-    context.route("**/*", guard)
-    response = page.goto(url, wait_until="load")
-    if origin is not None:
-        assert response is not None and response.ok, f"{url} answered {response and response.status}"
-    page.wait_for_load_state("networkidle")
-    state = page.evaluate(
-        """async () => {
-            if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
-                await MathJax.startup.promise;
-            }
-            await document.fonts.ready;
+        context.route("**/*", guard)
+        response = page.goto(url, wait_until="load")
+        if origin is not None:
+            assert response is not None and response.ok, f"{url} answered {response and response.status}"
+        page.wait_for_load_state("networkidle")
+        page.evaluate("""async () => { if (window.MathJax && MathJax.startup && MathJax.startup.promise)
+                                           await MathJax.startup.promise;
+                                       await document.fonts.ready; }""")
+        yield page, visit
+        for url_seen in visit.requests:
+            if not _is_local(url_seen, origin) and url_seen not in visit.external:
+                visit.external.append(url_seen)
+    finally:
+        context.close()
+
+
+def page_state(page) -> dict:
+    """What the load checks (_check) read off a typeset page."""
+    return page.evaluate(
+        """() => {
             const maths = [...document.querySelectorAll('.math')];
             const clone = document.body.cloneNode(true);
             clone.querySelectorAll('pre, code, script, style, mjx-container, .highlight, textarea')
@@ -95,13 +111,6 @@ def open_page(browser, url: str, origin: str | None, shot: Path):
             };
         }"""
     )
-    shot.parent.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(shot), full_page=True)
-    for url_seen in visit.requests:
-        if not _is_local(url_seen, origin) and url_seen not in visit.external:
-            visit.external.append(url_seen)
-    context.close()
-    return visit, state
 
 
 def _check(visit: Visit, state: dict, page_name: str):
@@ -129,19 +138,8 @@ def _check(visit: Visit, state: dict, page_name: str):
 PAGE_WEIGHT_BUDGET = 2_800_000
 
 
-@pytest.mark.parametrize("page_name", PAGES)
-def test_page_served(browser, server, page_name):
-    shot = SCREENSHOTS / f"http-{page_name.replace('/', '_')}.png"
-    visit, state = open_page(browser, f"{server}/{page_name}", server, shot)
-    _check(visit, state, page_name)
-    assert 0 < state["weight"] <= PAGE_WEIGHT_BUDGET, f"{page_name} loads {state['weight']} bytes"
-
-
-@pytest.mark.parametrize("page_name", PAGES)
-def test_page_from_disk(browser, site, page_name):
-    shot = SCREENSHOTS / f"file-{page_name.replace('/', '_')}.png"
-    visit, state = open_page(browser, (site / page_name).as_uri(), None, shot)
-    _check(visit, state, page_name)
+# Every page is opened in tests/test_reader_view.py, which runs _check on it (served and from
+# disk) together with the reader rules and axe, so that each page is typeset once per view.
 
 
 def test_every_built_page_is_checked(site):
@@ -295,18 +293,6 @@ def _is_theme_finding(violation) -> bool:
     return bool(selectors) and all(any(s in t for s in selectors) for t in violation["targets"])
 
 
-@pytest.mark.parametrize("page_name", PAGES)
-def test_accessibility_of_book_content(browser, site, page_name):
-    """axe-core: no serious or critical violation on any page, apart from the theme's own."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.goto((site / page_name).as_uri())
-    page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise }")
-    found = [v for v in axe_violations(page) if not _is_theme_finding(v)]
-    context.close()
-    assert found == [], f"{page_name}: {found}"
-
-
 @pytest.mark.parametrize("page_name", PLAYER_PAGES)
 def test_accessibility_of_players(browser, site, page_name):
     """axe-core finds nothing serious or critical inside the static players, theme or not."""
@@ -343,6 +329,9 @@ def test_quizzes_give_feedback_by_mouse_and_keyboard(browser, site, page_name):
     page.goto((site / page_name).as_uri())
     questions = page.locator(".asb-question")
     assert questions.count() >= 2
+    assert page.locator(".asb-quiz").count() == 1
+    assert not page.locator(".asb-code").is_visible()  # no code before the first answer
+    firsts = []
     for i in range(questions.count()):
         q = questions.nth(i)
         data = json.loads(q.locator("script.asb-quiz-data").text_content())
@@ -364,6 +353,15 @@ def test_quizzes_give_feedback_by_mouse_and_keyboard(browser, site, page_name):
             page.keyboard.press(key)
         assert feedback.inner_text().startswith("Correct.")
         assert not q.locator(".asb-answer").is_visible()  # the no-JavaScript fallback is hidden
+        firsts.append((wrong, False))
+    # The answer code holds the first answers (all wrong here), computed by quiz.js with the
+    # package's rules; Copy selects it (file:// has no clipboard permission in a test browser).
+    quiz = page.locator(".asb-quiz").first
+    code = quiz.locator(".asb-code-value").inner_text()
+    assert code == answer_code(quiz.get_attribute("data-quiz-key"), firsts), code
+    assert read_code(code).answers == tuple(firsts)
+    quiz.locator(".asb-code-copy").click()
+    assert page.evaluate("() => window.getSelection().toString()") == code
     context.close()
 
 

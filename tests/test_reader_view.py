@@ -1,7 +1,15 @@
 """What a reader sees: nothing cut off or sticking out, legible figure text, the same figures in dark mode.
 
-Every page is opened at a laptop's 1280×900 and a phone's 390×844, served over 127.0.0.1
-and from file://, first in light mode and then in dark mode, and checked with four rules:
+Every page of the built book is opened once per view, and each visit runs every check that
+view needs, since typesetting a page's maths is most of a visit's time:
+
+- served over 127.0.0.1 at a laptop's 1280×900 and a phone's 390×844: the load checks of
+  test_browser (console, requests, fonts, maths, raw TeX), then the four rules below in light
+  and in dark mode; at 1280 also axe-core's full scan and the page's weight;
+- opened from disk (file://) at 1280: the load checks, with no request leaving the machine,
+  and rules 1–3 in light mode.
+
+The four rules:
 
 1. clipped: no element of the page's content cuts its own content off (overflow hidden or
    clip with content wider or taller than the box); at 1280 px no displayed formula scrolls
@@ -29,7 +37,8 @@ import pytest
 from PIL import Image
 
 from conftest import HTML, SCREENSHOTS
-from test_browser import PAGES, axe_violations
+from test_browser import (PAGE_WEIGHT_BUDGET, PAGES, _check, _is_theme_finding, axe_violations, page_state,
+                          visiting)
 
 pytestmark = pytest.mark.browser
 
@@ -241,7 +250,8 @@ def dark_mode_problems(light: list[bytes], dark: list[bytes]) -> list[dict]:
 
 
 def contrast_problems(page) -> list[dict]:
-    page.add_script_tag(path=str(Path(__file__).parent / "vendor" / "axe-core-4.14.1.min.js"))
+    if not page.evaluate("() => !!window.axe"):
+        page.add_script_tag(path=str(Path(__file__).parent / "vendor" / "axe-core-4.14.1.min.js"))
     found = page.evaluate(
         f"""async () => (await axe.run(document.querySelector('{CONTENT}') ? '{CONTENT}' : 'body', {{runOnly: ['color-contrast'], resultTypes: ['violations']}}))
             .violations.map(v => ({{rule: 'contrast', targets: v.nodes.map(n => n.target.join(' '))}}))""")
@@ -255,39 +265,51 @@ def reader_problems(page, width_name: str, *, shots: bool = True) -> tuple[list[
     return problems, (figure_shots(page) if shots else [])
 
 
-def _open(browser, url: str, width_name: str):
-    w, h = VIEWPORTS[width_name]
-    context = browser.new_context(viewport={"width": w, "height": h})
-    page = context.new_page()
-    page.goto(url, wait_until="load")
-    page.evaluate("""async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise;
-                                   await document.fonts.ready; }""")
-    return context, page
+def _stem(page_name: str) -> str:
+    return page_name.replace("/", "__").removesuffix(".html")
 
 
-@pytest.mark.parametrize("origin", ["http", "file"])
 @pytest.mark.parametrize("width_name", list(VIEWPORTS))
 @pytest.mark.parametrize("page_name", PAGES)
-def test_reader_view(browser, site, server, page_name, width_name, origin):
-    url = f"{server}/{page_name}" if origin == "http" else (site / page_name).as_uri()
-    context, page = _open(browser, url, width_name)
-    try:
+def test_page_served(browser, server, page_name, width_name):
+    """Served over 127.0.0.1: the page loads cleanly (test_browser._check: no console error, no
+    failed or external request, fonts and icons drawn, maths typeset, no raw TeX, no sideways
+    overflow), then the four rules in light and in dark mode. At the laptop width also
+    axe-core's full scan (nothing serious or critical outside the theme's own findings) and the
+    page's weight. One load per page and width: typesetting is most of a visit's time."""
+    laptop = width_name == "laptop"
+    with visiting(browser, f"{server}/{page_name}", server, VIEWPORTS[width_name]) as (page, visit):
+        state = page_state(page)
         _set_mode(page, "light")
         light, light_shots = reader_problems(page, width_name)
-        if origin == "http":
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            stem = page_name.replace("/", "__").removesuffix(".html")
-            page.screenshot(path=str(SCREENSHOTS / f"{stem}-{width_name}-light.png"), full_page=True)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{_stem(page_name)}-{width_name}-light.png"), full_page=True)
+        axe = [v for v in axe_violations(page) if not _is_theme_finding(v)] if laptop else []
         _set_mode(page, "dark")
         dark, dark_shots = reader_problems(page, width_name)
         dark += dark_mode_problems(light_shots, dark_shots)
         dark += contrast_problems(page)
-        if origin == "http":
-            page.screenshot(path=str(SCREENSHOTS / f"{stem}-{width_name}-dark.png"), full_page=True)
-    finally:
-        context.close()
+        page.screenshot(path=str(SCREENSHOTS / f"{_stem(page_name)}-{width_name}-dark.png"), full_page=True)
+    _check(visit, state, page_name)
+    if laptop:
+        assert 0 < state["weight"] <= PAGE_WEIGHT_BUDGET, f"{page_name} loads {state['weight']} bytes"
+    assert axe == [], f"{page_name}: {axe}"
     assert light == [], f"{page_name} at {width_name}, light: {light}"
     assert dark == [], f"{page_name} at {width_name}, dark: {dark}"
+
+
+@pytest.mark.parametrize("page_name", PAGES)
+def test_page_from_disk(browser, site, page_name):
+    """Opened straight from disk (file://), as a reader offline opens it: it loads cleanly with
+    no request leaving the machine (test_browser._check), and in light mode at a laptop's width
+    nothing is clipped, sticks out or is too small. Dark mode and the phone's width use the same
+    files, which this visit shows all load from disk; they are checked over HTTP above."""
+    with visiting(browser, (site / page_name).as_uri(), None, VIEWPORTS["laptop"]) as (page, visit):
+        state = page_state(page)
+        _set_mode(page, "light")
+        problems, _ = reader_problems(page, "laptop", shots=False)
+    _check(visit, state, page_name)
+    assert problems == [], f"{page_name} from disk: {problems}"
 
 
 # --- every rule reports a planted defect ---------------------------------------------------------

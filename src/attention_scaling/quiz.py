@@ -7,16 +7,28 @@ explanation. Without JavaScript (in a live notebook, say) each question has a fo
 "answer" with the correct option and its explanation instead.
 
 Inline maths in questions, options and explanations is written ``\\(...\\)``.
+
+**Answer codes.** Once a question is answered, the quiz shows a short code such as
+``7QK2-Bc.-B`` that a student can copy and hand in through any form: the quiz's key (four
+characters that change when its questions change), then the *first* answer given to each
+question (its letter, capital when right, small when wrong, ``.`` when unanswered), then a
+check letter that catches most typing slips. :func:`tally` turns a class's codes into counts
+per question and option, with no server anywhere: the page computes the code in the
+student's browser (``_static/quiz.js``, the same rules as :func:`answer_code`).
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import itertools
 import json
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-__all__ = ["Option", "Question", "Quiz"]
+__all__ = ["Option", "Question", "Quiz", "answer_code", "read_code", "tally"]
 
 _ids = itertools.count()
 
@@ -69,9 +81,16 @@ class Quiz:
         if not self.questions or not all(isinstance(q, Question) for q in self.questions):
             raise ValueError("questions must be a non-empty list of Question objects")
 
+    @property
+    def key(self) -> str:
+        """Four characters naming this quiz's content: its title, prompts and options."""
+        text = json.dumps([self.title, [[q.prompt, [(o.text, o.correct) for o in q.options]]
+                                        for q in self.questions]])
+        return base64.b32encode(hashlib.sha256(text.encode()).digest()).decode()[:KEY_LENGTH]
+
     def html(self) -> str:
         uid = f"asb-quiz-{next(_ids)}"
-        parts = [f'<div class="asb-quiz mathjax_process" id="{uid}">',
+        parts = [f'<div class="asb-quiz mathjax_process" id="{uid}" data-quiz-key="{self.key}">',
                  f'<p class="asb-quiz-title">{html.escape(self.title)}</p>']
         for qi, q in enumerate(self.questions):
             qid = f"{uid}-q{qi}"
@@ -89,8 +108,109 @@ class Quiz:
                 f'<script type="application/json" class="asb-quiz-data">{json.dumps(data)}</script>'
                 "</fieldset>"
             )
+        parts.append(
+            '<div class="asb-code"><p>Your answer code (your first answer to each question; '
+            'hand it in if your teacher asks): <output class="asb-code-value"></output> '
+            '<button type="button" class="asb-code-copy">Copy</button></p></div>')
         parts.append("</div>")
         return "".join(parts)
 
     def _repr_html_(self) -> str:
         return self.html()
+
+
+#: Characters of a quiz key, and the letters that name options (A = the first).
+KEY_LENGTH = 4
+LETTERS = "ABCDEFGHIJ"
+_CODE = re.compile(r"([A-Z2-7]{4})-([A-Ja-j.]+)-([A-W])")
+
+
+def _check_letter(body: str) -> str:
+    """A letter from the weighted sum of the characters (quiz.js computes the same)."""
+    return chr(ord("A") + sum((i + 1) * ord(c) for i, c in enumerate(body)) % 23)
+
+
+def answer_code(key: str, first_answers: list) -> str:
+    """The code quiz.js shows: ``key-answers-check``. ``first_answers`` holds, per question,
+    ``None`` (unanswered) or ``(option index, right)``."""
+    if not isinstance(key, str) or not re.fullmatch(r"[A-Z2-7]{4}", key):
+        raise ValueError(f"key must be four characters A-Z or 2-7, got {key!r}")
+    if not isinstance(first_answers, (list, tuple)) or not first_answers:
+        raise ValueError("first_answers must be a non-empty list")
+    letters = []
+    for answer in first_answers:
+        if answer is None:
+            letters.append(".")
+            continue
+        if (not isinstance(answer, (list, tuple)) or len(answer) != 2 or not isinstance(answer[0], int)
+                or not 0 <= answer[0] < len(LETTERS)):
+            raise ValueError(f"first_answers: {answer!r} is not None or (option index, right)")
+        letter = LETTERS[answer[0]]
+        letters.append(letter if answer[1] else letter.lower())
+    body = f"{key}-{''.join(letters)}"
+    return f"{body}-{_check_letter(body)}"
+
+
+@dataclass(frozen=True)
+class Code:
+    """One student's code, read: the quiz key and, per question, None or (option index, right)."""
+
+    key: str
+    answers: tuple
+
+
+def read_code(code: str) -> Code:
+    """Read one answer code; ValueError (naming ``code``) when it is malformed or mistyped."""
+    if not isinstance(code, str):
+        raise ValueError(f"code must be a string, got {type(code).__name__}")
+    text = code.strip().upper()[:KEY_LENGTH] + code.strip()[KEY_LENGTH:]
+    m = _CODE.fullmatch(text)
+    if not m:
+        raise ValueError(f"code {code!r} is not of the form KEY-answers-C (e.g. 7QK2-Bc.-B)")
+    body = f"{m[1]}-{m[2]}"
+    if _check_letter(body) != m[3]:
+        raise ValueError(f"code {code!r} fails its check letter: a character was mistyped")
+    answers = tuple(None if c == "." else (LETTERS.index(c.upper()), c.isupper()) for c in m[2])
+    return Code(m[1], answers)
+
+
+def tally(codes: Iterable[str], quiz: Quiz | None = None) -> str:
+    """A class's answer codes as a table per quiz key: for each question, how many students
+    first chose each option, and the share that was right first time. Codes that cannot be
+    read are counted and listed, not dropped silently. With ``quiz``, options are named and
+    codes from other quizzes (another key) are reported as such."""
+    if isinstance(codes, str) or not isinstance(codes, Iterable):
+        raise ValueError("codes must be a list of answer codes (strings)")
+    if quiz is not None and not isinstance(quiz, Quiz):
+        raise ValueError(f"quiz must be a Quiz, got {type(quiz).__name__}")
+    read, bad = {}, []
+    for code in codes:
+        try:
+            c = read_code(code)
+        except ValueError:
+            bad.append(code)
+            continue
+        read.setdefault(c.key, []).append(c)
+    lines = []
+    for key, group in sorted(read.items()):
+        known = quiz is not None and key == quiz.key
+        lines.append(f"Quiz {key}: {len(group)} codes" + ("" if quiz is None or known else
+                                                          " (not the quiz given: another key)"))
+        n_questions = max(len(c.answers) for c in group)
+        for qi in range(n_questions):
+            given = [c.answers[qi] for c in group if qi < len(c.answers) and c.answers[qi] is not None]
+            right = sum(1 for _, ok in given if ok)
+            counts = {}
+            for index, _ in given:
+                counts[index] = counts.get(index, 0) + 1
+            share = f"{100 * right / len(given):.0f} % right first time" if given else "no answers"
+            lines.append(f"  Q{qi + 1}: {len(given)} answered, {share}")
+            for index in sorted(counts):
+                name = LETTERS[index]
+                if known and qi < len(quiz.questions) and index < len(quiz.questions[qi].options):
+                    option = quiz.questions[qi].options[index]
+                    name += f" {'(right) ' if option.correct else ''}{option.text}"
+                lines.append(f"    {name}: {counts[index]}")
+    if bad:
+        lines.append(f"Unreadable codes ({len(bad)}): " + ", ".join(map(repr, bad)))
+    return "\n".join(lines) if lines else "No codes."

@@ -1,0 +1,80 @@
+"""The package works with the oldest versions it declares, Colab's ipywidgets 7.7.1 among them.
+
+pyproject.toml's lower bounds are pinned in requirements-oldest.txt, and scripts/test-oldest
+runs the package's own tests (numerics, figures, explorables with a live display and slider
+changes from Python, SymPy derivations) in a venv of those versions. The run starts in the
+background as soon as this test is collected (conftest.py), while the book builds on the
+other core, and this test waits for its result.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import tempfile
+import tomllib
+
+
+from book_files import ROOT
+
+SCRIPT = ROOT / "scripts" / "test-oldest"
+PINS = ROOT / "requirements-oldest.txt"
+_RUN: dict = {}
+
+
+def start_background_run() -> None:
+    """Start scripts/test-oldest once, its output in a temporary file."""
+    if "proc" not in _RUN:
+        log = tempfile.TemporaryFile()
+        _RUN["log"] = log
+        _RUN["proc"] = subprocess.Popen([str(SCRIPT)], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+
+
+def _pins() -> dict[str, str]:
+    pins = {}
+    for line in PINS.read_text().splitlines():
+        if m := re.fullmatch(r"([A-Za-z0-9_.-]+)==([^\s;#]+)", line.strip()):
+            pins[m[1].lower().replace("_", "-")] = m[2]
+    return pins
+
+
+def _lower_bounds() -> dict[str, str]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    bounds = {}
+    for spec in project["dependencies"]:
+        m = re.fullmatch(r"([A-Za-z0-9_.-]+)>=([0-9.]+)", spec.replace(" ", ""))
+        assert m, f"{spec!r} in pyproject.toml declares no lower bound"
+        bounds[m[1].lower().replace("_", "-")] = m[2]
+    return bounds
+
+
+def _release(version: str) -> tuple[int, ...]:
+    parts = [int(p) for p in version.split(".")]
+    return tuple(parts + [0] * (3 - len(parts)))
+
+
+def test_the_oldest_environment_pins_each_declared_lower_bound():
+    pins, bounds = _pins(), _lower_bounds()
+    assert set(bounds) == {"numpy", "matplotlib", "ipywidgets", "sympy", "pillow"}
+    wrong = {name: (bound, pins.get(name)) for name, bound in bounds.items()
+             if name not in pins or _release(pins[name]) != _release(bound)}
+    assert wrong == {}, f"requirements-oldest.txt must pin each lower bound exactly: {wrong}"
+
+
+def test_package_tests_pass_with_the_oldest_versions():
+    start_background_run()  # already running when the whole suite is collected
+    proc, log = _RUN["proc"], _RUN["log"]
+    try:
+        proc.wait(timeout=1800)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    log.seek(0)
+    output = log.read().decode(errors="replace")
+    lines = [ln for ln in output.splitlines() if not ln.startswith("WARNING: Location")]
+    summary = lines[-1] if lines else ""
+    assert proc.returncode == 0, "scripts/test-oldest failed:\n" + "\n".join(lines[-60:])
+    # The run really ran the package's tests: a summary with many passes and nothing skipped.
+    m = re.search(r"(\d+) passed", summary)
+    assert m and int(m[1]) >= 300, f"too few tests ran with the oldest versions: {summary!r}"
+    assert "skipped" not in summary and "deselected" not in summary, summary
