@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -21,7 +22,7 @@ from urllib.parse import parse_qs, unquote, urlparse
 import pytest
 import yaml
 
-from attention_scaling import launch
+from attention_scaling import chapter_notebooks, launch
 from attention_scaling.launch import Repository, find_repository, parse_github_url, site_address
 from book_files import ROOT, html_page, toc_files
 
@@ -224,22 +225,23 @@ def test_launch_links_are_the_derived_ones(site, source):
         assert "dropdown-launch-buttons" not in html and "fa-rocket" not in html  # no empty menu
         return
     assert "dropdown-launch-buttons" in html
+    # A chapter opens the notebook the build generates from it (notebooks/chapters/),
+    # a lab itself; Colab opens the copy in the published site (gh-pages, _launch/).
+    path = launch.launch_path(str(source.relative_to(ROOT).with_suffix("")))
+    assert (ROOT / path).is_file() and (site / "_launch" / path).is_file()
     (binder,) = found["binder"]
     url = urlparse(binder)
     assert url.path == f"/v2/gh/{repo.owner}/{repo.name}/{repo.branch}"
-    assert parse_qs(url.query)["urlpath"] == [f"lab/tree/{rel}"] and (ROOT / rel).is_file()
+    assert parse_qs(url.query)["urlpath"] == [f"lab/tree/{path}"]
     if launch_cfg.get("jupyterhub_url"):
         (hub,) = found["hub"]
         query = parse_qs(urlparse(hub).query)
         assert query["repo"] == [repo.url] and query["branch"] == [repo.branch]
-        assert query["urlpath"] == [f"lab/tree/{repo.name}/{rel}"]
+        assert query["urlpath"] == [f"lab/tree/{repo.name}/{path}"]
     else:
         assert found["hub"] == [] and "JupyterHub" not in html
-    if source.suffix == ".ipynb":
-        (colab,) = found["colab"]
-        assert urlparse(colab).path == f"/github/{repo.owner}/{repo.name}/blob/{repo.branch}/{rel}"
-    else:  # Colab opens only .ipynb files
-        assert found["colab"] == []
+    (colab,) = found["colab"]
+    assert urlparse(colab).path == f"/github/{repo.owner}/{repo.name}/blob/gh-pages/_launch/{path}"
 
 
 # Placeholder hosts, and the old placeholder repository in any launch URL
@@ -290,12 +292,25 @@ TINY_CONFIG = {
     "launch_buttons": {"notebook_interface": "jupyterlab", "binderhub_url": "https://mybinder.org",
                        "colab_url": "https://colab.research.google.com",
                        "jupyterhub_url": "https://hub.uni.test"},
-    "sphinx": {"extra_extensions": ["sphinx_sitemap", "attention_scaling.launch"],
+    "sphinx": {"extra_extensions": ["sphinx_sitemap", "attention_scaling.launch",
+                                    "attention_scaling.chapter_notebooks"],
                "config": {"sitemap_url_scheme": "{link}"}},
 }
 TINY_NOTEBOOK = """{"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# A lab"]}],
  "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
  "nbformat": 4, "nbformat_minor": 5}"""
+
+
+TINY_CHAPTER = """---
+jupytext: {text_representation: {extension: .md, format_name: myst}}
+kernelspec: {display_name: Python 3, language: python, name: python3}
+---
+# A chapter
+
+```{code-cell} ipython3
+x = 1
+```
+"""
 
 
 def test_a_fork_on_github_builds_links_to_itself(tmp_path):
@@ -304,9 +319,15 @@ def test_a_fork_on_github_builds_links_to_itself(tmp_path):
     book = clone(tmp_path / "fork", "git@github.com:ada/fork.git")
     (book / "labs").mkdir()
     (book / "labs" / "lab.ipynb").write_text(TINY_NOTEBOOK)
-    (book / "_toc.yml").write_text("format: jb-book\nroot: labs/lab\n")
+    (book / "book").mkdir()
+    (book / "book" / "chapter.md").write_text(TINY_CHAPTER)
+    (book / "_toc.yml").write_text("format: jb-book\nroot: labs/lab\nchapters:\n  - file: book/chapter\n")
     (book / "_config.yml").write_text(yaml.safe_dump(TINY_CONFIG))
     env = {k: v for k, v in GIT_ENV.items() if not k.startswith("GITHUB_")}
+    for args in (["add", "-A"], ["commit", "-q", "-m", "a fork"]):
+        subprocess.run(["git", *args], cwd=book, env=env, check=True, capture_output=True)
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=book, env=env, check=True, capture_output=True,
+                            text=True).stdout.strip()
     proc = subprocess.run([str(Path(sys.executable).parent / "jupyter-book"), "build", str(book), "-W"],
                           env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
@@ -315,10 +336,27 @@ def test_a_fork_on_github_builds_links_to_itself(tmp_path):
     links = [h for h in hrefs(html) if urlparse(h).netloc in (BINDER, COLAB, "hub.uni.test")]
     assert sorted(links) == sorted([
         "https://mybinder.org/v2/gh/ada/fork/course?urlpath=lab/tree/labs/lab.ipynb",
-        "https://colab.research.google.com/github/ada/fork/blob/course/labs/lab.ipynb",
+        "https://colab.research.google.com/github/ada/fork/blob/gh-pages/_launch/labs/lab.ipynb",
         "https://hub.uni.test/hub/user-redirect/git-pull?repo=https://github.com/ada/fork"
         "&urlpath=lab/tree/fork/labs/lab.ipynb&branch=course",
     ])
+    # The chapter opens the notebook generated from it, which Colab finds in the site.
+    html = (book / "_build" / "html" / "book" / "chapter.html").read_text(encoding="utf-8")
+    links = [h for h in hrefs(html) if urlparse(h).netloc in (BINDER, COLAB, "hub.uni.test")]
+    assert sorted(links) == sorted([
+        "https://mybinder.org/v2/gh/ada/fork/course?urlpath=lab/tree/notebooks/chapters/chapter.ipynb",
+        "https://colab.research.google.com/github/ada/fork/blob/gh-pages/_launch/notebooks/chapters/chapter.ipynb",
+        "https://hub.uni.test/hub/user-redirect/git-pull?repo=https://github.com/ada/fork"
+        "&urlpath=lab/tree/fork/notebooks/chapters/chapter.ipynb&branch=course",
+    ])
+    # The Colab copies install the package from this fork at the commit built.
+    for copy in ("notebooks/chapters/chapter.ipynb", "labs/lab.ipynb"):
+        cells = json.loads((book / "_build" / "html" / "_launch" / copy).read_text())["cells"]
+        if copy.startswith("notebooks"):
+            install = "".join(next(c for c in cells if c["cell_type"] == "code")["source"])
+            assert install == chapter_notebooks.install_cell("https://github.com/ada/fork", commit)
+        else:  # this lab has no install cell: it is copied as it is
+            assert cells == json.loads(TINY_NOTEBOOK)["cells"]
     sitemap = (book / "_build" / "html" / "sitemap.xml").read_text()
     assert "<loc>https://ada.github.io/fork/labs/lab.html</loc>" in sitemap
     assert launch.__name__ in TINY_CONFIG["sphinx"]["extra_extensions"]

@@ -335,5 +335,9 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+# The repository path each page's launch buttons open (a chapter opens the notebook the
+# build generates from it): attention_scaling.chapter_notebooks, re-exported here.
+from attention_scaling.chapter_notebooks import launch_path  # noqa: E402,F401
+
 if __name__ == "__main__":
     sys.exit(main())
