@@ -226,7 +226,9 @@ def _write_site_pages(app, exception):
 
 
 def _colab_only_for_notebooks(app, pagename, templatename, context, doctree):
-    """Colab opens only .ipynb files; drop its launch button from pages built from .md."""
+    """Colab opens only .ipynb files: drop the theme's Colab button (which would open the .md
+    source) from pages built from .md. attention_scaling.chapter_notebooks then adds one that
+    opens the chapter's generated notebook (its handler runs later, at priority 950)."""
     source = str(context.get("sourcename", ""))
     if source.endswith(".ipynb") or source.endswith(".ipynb.txt"):
         return
