@@ -263,7 +263,9 @@ def test_widgets_render(visited, urlpath):
 def _explorers(visited, urlpath):
     if not _explores(urlpath):
         pytest.skip("no explorer on this page")
-    return visited(urlpath)["explorers"]
+    explorers = visited(urlpath)["explorers"]
+    assert explorers, f"{urlpath}: no live explorer to check"  # never pass on nothing
+    return explorers
 
 
 @pytest.mark.parametrize("urlpath", PAGES, ids=_name)
