@@ -45,6 +45,34 @@ SETTINGS = {
 }
 
 
+# True once the notebook's kernel is idle (the status bar reads "Python 3 (ipykernel) | Idle").
+KERNEL_IDLE_JS = """() => [...document.querySelectorAll('.jp-StatusBar-TextItem')]
+                  .some(e => /\\|\\s*Idle\\s*$/.test(e.textContent.trim()))"""
+# True once Run All has finished: some code cell numbered, none queued or running, kernel idle.
+RAN_ALL_JS = """() => {
+    const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')]
+        .map(e => e.textContent.trim());
+    return (%s)() && prompts.some(p => /^\\[\\d+\\]:$/.test(p)) && !prompts.includes('[*]:');
+}""" % KERNEL_IDLE_JS
+
+
+def open_and_run_all(page, server, urlpath: str) -> dict:
+    """Open ``urlpath`` in ``page``, wait for its kernel, then Run → Run All Cells and wait
+    until every cell has run. Returns the seconds each step took."""
+    times = {}
+    start = time.monotonic()
+    page.goto(server.page(urlpath))
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
+    page.wait_for_function(KERNEL_IDLE_JS, timeout=90_000)
+    times["open"] = time.monotonic() - start
+    start = time.monotonic()
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").click()
+    page.locator(".lm-Menu .lm-Menu-itemLabel", has_text="Run All Cells").filter(has_not_text="Restart").click()
+    page.wait_for_function(RAN_ALL_JS, timeout=180_000, polling=200)
+    times["run"] = time.monotonic() - start
+    return times
+
+
 @dataclass
 class LabServer:
     """A running server: ``url`` (no trailing slash), ``token``, its process and log file."""

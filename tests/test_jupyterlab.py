@@ -23,7 +23,7 @@ import time
 import pytest
 
 from conftest import SCREENSHOTS
-from jupyterlab_server import ROOT, jupyterlab, lab_url
+from jupyterlab_server import ROOT, jupyterlab, lab_url, open_and_run_all
 
 pytestmark = pytest.mark.jupyterlab
 
@@ -54,16 +54,6 @@ def lab_server():
 
 
 # --- driving one page -------------------------------------------------------------------
-
-_IDLE = """() => [...document.querySelectorAll('.jp-StatusBar-TextItem')]
-                  .some(e => /\\|\\s*Idle\\s*$/.test(e.textContent.trim()))"""
-_DONE = """() => {
-    const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')]
-        .map(e => e.textContent.trim());
-    const idle = [...document.querySelectorAll('.jp-StatusBar-TextItem')]
-        .some(e => /\\|\\s*Idle\\s*$/.test(e.textContent.trim()));
-    return idle && prompts.some(p => /^\\[\\d+\\]:$/.test(p)) && !prompts.includes('[*]:');
-}"""
 
 # Everything about the outputs and the explorers, read from the DOM once the cells ran.
 _READ = """() => {
@@ -163,18 +153,8 @@ def visit(browser, server, urlpath: str) -> dict:
     page = context.new_page()
     page.on("pageerror", lambda e: record["console"].append(f"uncaught: {e}"))
     try:
-        start = time.monotonic()
-        page.goto(server.page(urlpath))
-        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
-        page.wait_for_function(_IDLE, timeout=90_000)
-        record["times"]["open"] = time.monotonic() - start
-        start = time.monotonic()
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").click()
-        page.locator(".lm-Menu .lm-Menu-itemLabel", has_text="Run All Cells").filter(has_not_text="Restart").click()
-        page.wait_for_function(_DONE, timeout=180_000, polling=200)
-        record["times"]["run"] = time.monotonic() - start
+        record["times"] |= open_and_run_all(page, server, urlpath)
         page.wait_for_timeout(300)  # let the last widgets render
-        # MathJax typesets the labels asynchronously; the checks read the typeset text
         record |= page.evaluate(_READ)
         start = time.monotonic()
         for i, explorer in enumerate(record["explorers"]):
