@@ -1,11 +1,12 @@
 """A real JupyterLab server for the tests and `make bench`, served from the repository root.
 
 :func:`jupyterlab` starts ``jupyter lab`` from this venv on a free port with a random token
-and no browser. Its config, data, runtime, settings, workspaces and IPython directories are
-a fresh temporary directory, so a user's own settings never leak in; JupyterLab's news and
-update checks are off, and so is autosave, so running a lab never writes its outputs into
-the repository. On leaving, the server's kernels are shut down, then the server itself (by
-its process group if it does not stop), and the temporary directory is removed.
+and no browser. Its config, data, runtime, settings, workspaces, checkpoint and IPython
+directories are a fresh temporary directory, so a user's own settings never leak in and
+nothing is written into the repository; JupyterLab's news and update checks are off, and so
+is autosave (a lab run by the tests never has its outputs saved). On leaving, the server's
+kernels are shut down, then the server itself (by its process group if it does not stop),
+and the temporary directory is removed.
 
 Also here: :func:`lab_url` (the path a launch button opens), :func:`chromium_executable`
 and :data:`CHROMIUM_ARGS`, shared by tests/test_jupyterlab.py and benchmarks/bench.py.
@@ -170,7 +171,8 @@ def jupyterlab(root: Path = ROOT, startup_timeout: float = 90.0):
     if not root.is_dir():
         raise ValueError(f"root must be a directory, got {root}")
     home = Path(tempfile.mkdtemp(prefix="jlab-"))
-    dirs = {name: home / name for name in ("config", "data", "runtime", "settings", "workspaces", "ipython")}
+    dirs = {name: home / name for name in ("config", "data", "runtime", "settings", "workspaces", "ipython",
+                                           "checkpoints")}
     for d in dirs.values():
         d.mkdir()
     for rel, values in SETTINGS.items():
@@ -189,7 +191,8 @@ def jupyterlab(root: Path = ROOT, startup_timeout: float = 90.0):
            f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
            f"--ServerApp.root_dir={root}", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
            "--LabApp.news_url=None", "--LabApp.extension_manager=readonly", "--ServerApp.terminals_enabled=False",
-           "--allow-root"]
+           # opening a notebook writes a checkpoint: into the temporary directory, not the repository
+           f"--FileCheckpoints.checkpoint_dir={dirs['checkpoints']}", "--allow-root"]
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True)
