@@ -9,6 +9,11 @@ callback: it draws fresh vectors, makes a new pyplot figure and saves it as the 
 backend does. Both run in this one process, interleaved round by round in random order,
 and the speed-up is the median of the per-round ratios (the machines are noisy).
 
+End to end, `make bench` also starts JupyterLab (tests/jupyterlab_server.py) on a scratch
+notebook with the scale-the-scores explorer and a classic `interact` drawing the same panels,
+and times a key press on each slider until its new frame is painted, in the page
+(`performance.now()`), interleaved round by round (``lab_*`` keys).
+
 Page weight is what Chromium loads for each page until the network is idle (its resource
 timing, as in the browser tests), served from the built site. Player frames are files
 loaded on demand, so they count there only as each player's background and default frame;
@@ -43,6 +48,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def naive_frame(d_k: int, magnitude: float, n_keys: int, seed: int, n_pairs: int = 2000) -> bytes:
     """What a classic `interact` callback does: recompute everything, new figure, savefig."""
+    fig = naive_figure(d_k, magnitude, n_keys, seed, n_pairs)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", bbox_inches="tight")  # as the inline backend does
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def naive_figure(d_k: int, magnitude: float, n_keys: int, seed: int, n_pairs: int = 2000):
+    """The classic callback's new pyplot figure (the inline backend shows it, then closes it)."""
     q, k = draw_queries_keys(d_k, magnitude, n_queries=1, n_keys=n_keys, seed=seed)
     z = (q @ k.T)[0]
     p_u, p_s = softmax(z), softmax(z / np.sqrt(d_k))
@@ -63,10 +77,7 @@ def naive_frame(d_k: int, magnitude: float, n_keys: int, seed: int, n_pairs: int
     axes[2].set_xscale("log")
     fig.suptitle(f"d_k = {d_k}, m = {magnitude:.2f}")
     fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", bbox_inches="tight")  # as the inline backend does
-    plt.close(fig)
-    return buf.getvalue()
+    return fig
 
 
 def slider_latency(rounds: int, seed: int = 2026) -> dict:
@@ -104,6 +115,146 @@ def slider_latency(rounds: int, seed: int = 2026) -> dict:
         "naive_p95_ms": float(np.percentile(naive_ms, 95)),
         "naive_over_fast": float(np.median(ratios)),
         "rounds": rounds,
+    }
+
+
+# --- end to end in a real JupyterLab --------------------------------------------------
+
+# The scratch notebook: the scale-the-scores explorer, then a classic `interact` that draws
+# the same three panels as a new pyplot figure per change (naive_figure), shown inline.
+LAB_CELLS = [
+    "import sys\nsys.path.insert(0, {bench!r})\nfrom bench import naive_figure\n\n"
+    "%matplotlib inline\nimport ipywidgets as w\nimport matplotlib.pyplot as plt\n"
+    "from attention_scaling.explorables import attention_explorer",
+    "attention_explorer()",
+    "def naive(magnitude):\n    naive_figure(64, magnitude, 16, 0)\n    plt.show()\n\n\n"
+    "w.interact(naive, magnitude=w.FloatLogSlider(value=1.0, base=10, min=-1, max=1, step=0.02,\n"
+    "                                             continuous_update=True))",
+]
+
+# In the page: arm(which) starts a measurement of the next key press on that explorer. It
+# notes the keydown, the moment the image's src changes (new frame in the DOM), its load
+# (decoded) and the next animation frame after it (painted).
+LAB_ARM_JS = """which => {
+    const root = which === 'fast'
+        ? document.querySelector('.jp-Notebook .widget-vbox:has(> .widget-image)')
+        : document.querySelector('.jp-Notebook .widget-interact');
+    const imgOf = () => which === 'fast' ? root.querySelector(':scope > .widget-image')
+                                         : root.querySelector('.widget-output img');
+    const first = imgOf();
+    const before = first ? first.src : null;
+    const m = window.__lat = {t0: null, src: null, load: null, paint: null, bytes: 0};
+    document.addEventListener('keydown', () => { if (m.t0 === null) m.t0 = performance.now(); },
+                              {capture: true, once: true});
+    const obs = new MutationObserver(() => {
+        const img = imgOf();
+        if (!img || img.src === before || m.src !== null) return;
+        m.src = performance.now();
+        obs.disconnect();
+        const done = () => {
+            m.load = performance.now();
+            requestAnimationFrame(() => { m.paint = performance.now(); });
+        };
+        if (img.complete && img.naturalWidth && img.src !== before) done();
+        else img.addEventListener('load', done, {once: true});
+    });
+    obs.observe(root, {subtree: true, childList: true, attributes: true, attributeFilter: ['src']});
+}"""
+
+
+def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026) -> dict:
+    """Key press on a slider → new frame painted, in JupyterLab served from this repository.
+
+    One page holds both explorers; each round presses ArrowRight once on the fast explorer's
+    magnitude slider and once on the classic `interact`'s, in random order (the first
+    ``warmup`` rounds are discarded). Also counts the websocket messages and bytes the page
+    receives per change, and splits the time into key → src change (kernel round trip:
+    messages, compute, encoding) and src change → painted (decode and paint in the page).
+    Empty when no Chromium or playwright is available.
+    """
+    import random
+    import tempfile
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from jupyterlab_server import CHROMIUM_ARGS, KERNEL_IDLE_JS, chromium_executable, jupyterlab, open_and_run_all
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return {}
+    exe = chromium_executable()
+    if exe == "":
+        return {}
+    scratch = Path(tempfile.mkdtemp(prefix="bench-lab-", dir=ROOT))  # inside the served root
+    try:
+        cells = [c.format(bench=str(ROOT / "benchmarks")) for c in LAB_CELLS]
+        notebook = {"cells": [{"cell_type": "code", "metadata": {}, "source": c, "outputs": [],
+                               "execution_count": None} for c in cells],
+                    "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                "language": "python"}},
+                    "nbformat": 4, "nbformat_minor": 5}
+        (scratch / "latency.ipynb").write_text(json.dumps(notebook), encoding="utf-8")
+        urlpath = f"lab/tree/{scratch.name}/latency.ipynb"
+        with jupyterlab(ROOT) as server, sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                frames = []
+                page.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(len(data))))
+                open_and_run_all(page, server, urlpath)
+                handles = {
+                    "fast": page.locator(".jp-Notebook .widget-vbox:has(> .widget-image) .widget-slider",
+                                         has_text="magnitude").locator(".noUi-handle"),
+                    "naive": page.locator(".jp-Notebook .widget-interact .widget-slider").locator(".noUi-handle"),
+                }
+                rng = random.Random(seed)
+                ms = {"fast": [], "naive": []}
+                parts = {"fast": [], "naive": []}
+                traffic = {"fast": [], "naive": []}
+                ratios = []
+                for round_ in range(warmup + rounds):
+                    order = ["fast", "naive"]
+                    rng.shuffle(order)
+                    this = {}
+                    for which in order:
+                        handles[which].scroll_into_view_if_needed()
+                        handles[which].focus()
+                        page.wait_for_function(KERNEL_IDLE_JS)
+                        page.wait_for_timeout(100)
+                        page.evaluate(LAB_ARM_JS, which)
+                        before = len(frames)
+                        page.keyboard.press("ArrowRight")
+                        page.wait_for_function("() => window.__lat.paint !== null", timeout=30_000, polling=50)
+                        m = page.evaluate("() => window.__lat")
+                        page.wait_for_function(KERNEL_IDLE_JS)
+                        page.wait_for_timeout(150)  # late messages of this change count for it
+                        this[which] = m["paint"] - m["t0"]
+                        if round_ >= warmup:
+                            ms[which].append(this[which])
+                            parts[which].append((m["src"] - m["t0"], m["paint"] - m["src"]))
+                            traffic[which].append((len(frames) - before, sum(frames[before:])))
+                    if round_ >= warmup:
+                        ratios.append(this["naive"] / this["fast"])
+            finally:
+                browser.close()
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+    def median_of(values, i):
+        return float(np.median([v[i] for v in values]))
+
+    return {
+        "lab_key_to_paint_median_ms": float(np.median(ms["fast"])),
+        "lab_key_to_paint_p95_ms": float(np.percentile(ms["fast"], 95)),
+        "lab_naive_key_to_paint_median_ms": float(np.median(ms["naive"])),
+        "lab_naive_key_to_paint_p95_ms": float(np.percentile(ms["naive"], 95)),
+        "lab_naive_over_fast": float(np.median(ratios)),
+        "lab_key_to_src_median_ms": median_of(parts["fast"], 0),
+        "lab_src_to_paint_median_ms": median_of(parts["fast"], 1),
+        "lab_messages_per_change": median_of(traffic["fast"], 0),
+        "lab_bytes_per_change": median_of(traffic["fast"], 1),
+        "lab_naive_bytes_per_change": median_of(traffic["naive"], 1),
+        "lab_rounds": rounds,
     }
 
 
@@ -231,11 +382,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=60)
     parser.add_argument("--no-build", action="store_true", help="skip the cold and warm build timings")
+    parser.add_argument("--lab-rounds", type=int, default=30, help="rounds of the JupyterLab key → paint timing")
+    parser.add_argument("--no-lab", action="store_true", help="skip the end-to-end timing in JupyterLab")
     args = parser.parse_args()
 
     result = {"python": platform.python_version(), "numpy": np.__version__,
               "matplotlib": matplotlib.__version__, "cores": os.cpu_count()}
     result |= slider_latency(args.rounds)
+    if not args.no_lab:
+        result |= lab_latency(args.lab_rounds)
     result |= frame_export()
     if not args.no_build:
         result |= build_times()
@@ -249,6 +404,23 @@ def main() -> None:
         ("slider → frame, naive interact (median / p95)",
          f"{result['naive_median_ms']:.1f} / {result['naive_p95_ms']:.1f} ms"),
         ("naive / fast, median of per-round ratios", f"{result['naive_over_fast']:.1f}× ({result['rounds']} rounds)"),
+    ]
+    if "lab_key_to_paint_median_ms" in result:
+        rows += [
+            ("JupyterLab: key → frame painted, fast (median / p95)",
+             f"{result['lab_key_to_paint_median_ms']:.1f} / {result['lab_key_to_paint_p95_ms']:.1f} ms"
+             " (targets ≤ 50 / ≤ 100)"),
+            ("JupyterLab: key → frame painted, naive interact (median / p95)",
+             f"{result['lab_naive_key_to_paint_median_ms']:.1f} / {result['lab_naive_key_to_paint_p95_ms']:.1f} ms"),
+            ("JupyterLab: naive / fast, median of per-round ratios",
+             f"{result['lab_naive_over_fast']:.1f}× ({result['lab_rounds']} rounds; target ≥ 10×)"),
+            ("JupyterLab: fast, key → new src / src → painted (medians)",
+             f"{result['lab_key_to_src_median_ms']:.1f} / {result['lab_src_to_paint_median_ms']:.1f} ms"),
+            ("JupyterLab: fast, websocket messages / bytes per change",
+             f"{result['lab_messages_per_change']:.0f} / {result['lab_bytes_per_change'] / 1e3:.0f} kB"
+             f" (naive {result['lab_naive_bytes_per_change'] / 1e3:.0f} kB)"),
+        ]
+    rows += [
         ("static frames, export time (both players)", f"{result['frames_export_s']:.2f} s"),
         ("static frames, largest player as inline HTML", f"{result['frames_max_page_bytes'] / 1e6:.2f} MB"),
     ]

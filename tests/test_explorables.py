@@ -266,7 +266,7 @@ def test_live_normalization_choice_is_radio_buttons_in_words():
     box = exp.widget()
     radios = [c for c in box.children if isinstance(c, w.RadioButtons)]
     assert len(radios) == 1
-    assert [label for label, _ in radios[0].options] == ["scaled by 1/√d_k", "QK-norm", "LayerNorm on q and k"]
+    assert [label for label, _ in radios[0].options] == ["scaled by 1/√dₖ", "QK-norm", "LayerNorm on q and k"]
     gain = next(c for c in box.children if isinstance(c, w.FloatLogSlider) and "gain" in c.description)
     radios[0].value = "qk-l2"
     gain.value = 32.0

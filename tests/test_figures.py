@@ -60,3 +60,25 @@ def test_sci_formats_numbers():
     for bad, param in ((float("nan"), "x"), ("1", "x"), (1.0, "digits")):
         with pytest.raises(ValueError, match=rf"^{param}\b"):
             sci(bad, digits=0 if param == "digits" else 2)
+
+
+@pytest.mark.parametrize("make", ["ScaleFigure", "AttentionFigure", "NormalizationFigure"])
+def test_live_png_is_the_rendered_frame_with_its_font_size(make):
+    """The live frame (BlitFigure.png) decodes to exactly the blitted pixels, and its text
+    chunk carries the smallest font size, measured once, as make_legible reports it."""
+    import io
+
+    from PIL import Image
+
+    from attention_scaling import figures
+
+    fig = getattr(figures, make)()
+    first = Image.open(io.BytesIO(fig.png()))
+    expected_pt = figures.make_legible(fig.fig)
+    fig.update(**({"scale": 7.0} if make == "ScaleFigure" else {"magnitude": 3.0}))
+    png = fig.png()
+    frame = fig.render()
+    got = np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"))
+    assert got.shape == frame.shape and np.array_equal(got, frame)
+    assert not np.array_equal(np.asarray(first.convert("RGBA")), got)  # the update shows
+    assert float(Image.open(io.BytesIO(png)).text["asb:min-font-pt"]) == expected_pt

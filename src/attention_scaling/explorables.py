@@ -95,6 +95,14 @@ def math_html(marked: str) -> str:
                    for i, part in enumerate(parts))
 
 
+_SUBSCRIPT = str.maketrans("aehijklmnoprstuvx0123456789", "ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ₀₁₂₃₄₅₆₇₈₉")
+
+
+def _subscripts(text: str) -> str:
+    """``d_k`` → ``dₖ`` where Unicode has the subscript letter (a live radio option is plain text)."""
+    return re.sub(r"_([aehijklmnoprstuvx0-9])\b", lambda m: m.group(1).translate(_SUBSCRIPT), text)
+
+
 @dataclass(frozen=True)
 class Control:
     """One parameter of an explorable.
@@ -181,8 +189,8 @@ class Explorable:
 
         kind, *spec = c.live
         common = {"description": c.described(), "style": {"description_width": "initial"}}
-        if kind == "radio":
-            return w.RadioButtons(options=[(c.show(x), x) for x in spec[0]], value=c.default,
+        if kind == "radio":  # option names are not typeset: "1/√dₖ", not "1/√d_k"
+            return w.RadioButtons(options=[(_subscripts(c.show(x)), x) for x in spec[0]], value=c.default,
                                   layout=w.Layout(width="auto"), **common)
         common |= {"continuous_update": True, "layout": w.Layout(width="100%", max_width="760px")}
         if kind == "select":
@@ -198,7 +206,8 @@ class Explorable:
         import ipywidgets as w
 
         controls = {c.name: self._live_control(c) for c in self.controls + self.live_only}
-        image = w.Image(format="png", layout=w.Layout(width="100%", max_width="1200px"))
+        # no side margins: a widget's default 2-px margins beside a 100 % width overflow the box
+        image = w.Image(format="png", layout=w.Layout(width="100%", max_width="1200px", margin="2px 0"))
         readout = w.HTML()
 
         def redraw(_change=None):
@@ -462,7 +471,8 @@ def normalization_explorer(seed: int = 0) -> Explorable:
                     names=tuple(NormalizationFigure.TEX_NAMES[m] for m in modes)),
             _magnitude_control(),
             Control("gain", r"QK-norm gain $g$ (used by QK-norm only)", "", QK_GAINS, 8.0,
-                    ("log", *NormalizationFigure.GAIN_RANGE, 0.02), fmt="{:g}"),
+                    # steps of 2^(1/15): the player's gains, powers of 2 (8 = √64 among them), are on the grid
+                    ("log", *NormalizationFigure.GAIN_RANGE, float(np.log10(2) / 15)), fmt="{:g}"),
         ],
         describe=_describe_normalization,
     )

@@ -1,0 +1,292 @@
+"""The labs as students run them: a real JupyterLab server, driven in headless Chromium.
+
+One server (tests/jupyterlab_server.py) serves the repository root; one browser opens each
+page by the URL path its launch button uses (Binder's ``urlpath``), runs all cells from
+the Run menu and waits for the kernel. Each page is opened once: :func:`visit` records
+everything the checks need (outputs, rendered markdown, the explorers' controls, frames
+and readouts before and after a key press, a mouse drag and a radio click), then closes
+the page and shuts its kernel down. The tests below assert on that record.
+
+Checks: no error output, no raw MyST in rendered markdown, the widgets render; moving each
+slider by keyboard (ArrowRight on its handle) and by mouse (dragging its handle) changes the
+frame and the readout, and so does each radio button; each slider's track is at least
+250 px wide at a 1280×900 window with JupyterLab's default layout (file browser open); the
+figure fits its output area (no horizontal scroll); no control label has doubled
+parentheses. A screenshot of each explorer is saved under _build/screenshots/.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from conftest import SCREENSHOTS
+from jupyterlab_server import ROOT, jupyterlab, lab_url, open_and_run_all
+
+pytestmark = pytest.mark.jupyterlab
+
+MIN_TRACK_PX = 250
+# What the book's MyST looks like when nothing rendered it.
+RAW_MYST = ("{glue", "{numref}", "{prf:", ":::", "```{")
+WIDGET_TROUBLE = ("Loading widget...", "Error displaying widget")
+CHANGE_TIMEOUT_MS = 20_000
+
+
+def pages() -> list[str]:
+    """The JupyterLab URL path of every page a launch button opens: the labs, in order.
+
+    (The chapters' generated notebooks join here through
+    ``attention_scaling.chapter_notebooks.launch_path(docname)``.)
+    """
+    return [lab_url(p.relative_to(ROOT).as_posix()) for p in sorted((ROOT / "notebooks").glob("*.ipynb"))]
+
+
+def _name(urlpath: str) -> str:
+    return urlpath.rsplit("/", 1)[-1].removesuffix(".ipynb")
+
+
+@pytest.fixture(scope="session")
+def lab_server():
+    with jupyterlab() as server:
+        yield server
+
+
+# --- driving one page -------------------------------------------------------------------
+
+# Everything about the outputs and the explorers, read from the DOM once the cells ran.
+_READ = """() => {
+    const text = e => (e ? e.textContent : '');
+    const outputs = [...document.querySelectorAll('.jp-Notebook .jp-OutputArea-output')];
+    const errors = [];
+    for (const o of outputs) {
+        const t = text(o);
+        if (o.dataset.mimeType === 'application/vnd.jupyter.stderr') errors.push(t.slice(0, 1500));
+        else if (o.querySelector('.jp-RenderedText')
+                 && /Traceback \\(most recent call last\\)|^\\s*\\w*(Error|Exception):/m.test(t))
+            errors.push(t.slice(0, 1500));
+    }
+    const markdown = [...document.querySelectorAll('.jp-Notebook .jp-MarkdownOutput')].map(text);
+    const explorers = [...document.querySelectorAll('.jp-Notebook .widget-vbox')]
+        .filter(b => b.querySelector(':scope > .widget-image'))
+        .map(b => {
+            const area = b.closest('.jp-OutputArea-output');
+            const img = b.querySelector(':scope > .widget-image');
+            return {
+                labels: [...b.querySelectorAll('.widget-label, .widget-htmlmath, .widget-radio-box label')]
+                    .map(text).filter(t => t.trim()),
+                sliders: [...b.querySelectorAll('.widget-slider')].map(s => ({
+                    label: text(s.querySelector('.widget-label')).trim(),
+                    track: (s.querySelector('.noUi-target') || s.querySelector('.slider-container'))
+                        .getBoundingClientRect().width,
+                })),
+                radios: [...b.querySelectorAll('.widget-radio-box input[type=radio]')].length,
+                imgRight: img.getBoundingClientRect().right,
+                imgWidth: img.getBoundingClientRect().width,
+                areaRight: area.getBoundingClientRect().right,
+                areaScroll: area.scrollWidth - area.clientWidth,
+                boxScroll: b.scrollWidth - b.clientWidth,
+            };
+        });
+    return {
+        errors, markdown, explorers,
+        widgets: document.querySelectorAll('.jp-Notebook .jupyter-widgets').length,
+        trouble: outputs.map(text).filter(t => %s.some(w => t.includes(w))).map(t => t.slice(0, 300)),
+    };
+}""" % repr(list(WIDGET_TROUBLE)).replace("'", '"')
+
+# The frame (the image's blob URL, new for each frame) and the readout of explorer i.
+_STATE = """i => {
+    const b = [...document.querySelectorAll('.jp-Notebook .widget-vbox')]
+        .filter(b => b.querySelector(':scope > .widget-image'))[i];
+    const html = [...b.querySelectorAll(':scope > .widget-html')];
+    return [b.querySelector(':scope > .widget-image').src, html.length ? html[html.length - 1].textContent : ''];
+}"""
+# Waits until explorer i has shown the same frame for half a second (a drag sends many).
+_SETTLE = """async i => {
+    const get = %s;
+    let last = get(i)[0], stable = 0;
+    const start = performance.now();
+    while (performance.now() - start < 15000) {
+        await new Promise(r => setTimeout(r, 100));
+        const now = get(i)[0];
+        if (now === last) { if (++stable >= 5) return true; } else { stable = 0; last = now; }
+    }
+    return false;
+}""" % _STATE
+
+
+def _explorer(page, i):
+    return page.locator(".jp-Notebook .widget-vbox:has(> .widget-image)").nth(i)
+
+
+def _changes(page, i, act) -> dict:
+    """Whether ``act()`` gives explorer ``i`` a new frame, and a new readout, once it settles."""
+    page.evaluate(_SETTLE, i)
+    before = page.evaluate(_STATE, i)
+    act()
+    try:
+        page.wait_for_function(f"([i, before]) => ({_STATE})(i)[0] !== before[0]", arg=[i, before],
+                               timeout=CHANGE_TIMEOUT_MS)
+    except Exception:  # playwright's TimeoutError: the frame never changed
+        return {"frame": False, "readout": False}
+    page.evaluate(_SETTLE, i)
+    after = page.evaluate(_STATE, i)
+    return {"frame": after[0] != before[0], "readout": after[1] != before[1]}
+
+
+def _drag(page, handle, dx: float):
+    box = handle.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + dx / 2, y, steps=4)
+    page.mouse.move(x + dx, y, steps=4)
+    page.mouse.up()
+
+
+def visit(browser, server, urlpath: str) -> dict:
+    """Open ``urlpath``, run all cells, read the outputs and move every control once."""
+    record = {"console": [], "times": {}}
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.on("pageerror", lambda e: record["console"].append(f"uncaught: {e}"))
+    try:
+        record["times"] |= open_and_run_all(page, server, urlpath)
+        page.wait_for_timeout(300)  # let the last widgets render
+        record |= page.evaluate(_READ)
+        start = time.monotonic()
+        for i, explorer in enumerate(record["explorers"]):
+            box = _explorer(page, i)
+            box.scroll_into_view_if_needed()
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            box.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{_name(urlpath)}-{i}.png"))
+            for j, slider in enumerate(explorer["sliders"]):
+                handle = box.locator(".widget-slider").nth(j).locator(".noUi-handle")
+                slider["keyboard"] = _changes(page, i, lambda: (handle.focus(), page.keyboard.press("ArrowRight")))
+                slider["mouse"] = _changes(page, i, lambda: _drag(page, handle, -60))
+            explorer["radio_changes"] = []
+            for j in range(explorer["radios"]):
+                radio = box.locator(".widget-radio-box input[type=radio]").nth(j)
+                if radio.is_checked():
+                    continue
+                explorer["radio_changes"].append(_changes(page, i, radio.click))
+        record["times"]["controls"] = time.monotonic() - start
+    finally:
+        context.close()  # no beforeunload: the notebook is never saved
+        for kernel in server.api("kernels"):
+            server.api(f"kernels/{kernel['id']}", method="DELETE")
+        server.forget_workspaces()
+    return record
+
+
+@pytest.fixture(scope="session")
+def visited(browser, lab_server):
+    """Each page's record, made on first use (every page opened once per session)."""
+    cache = {}
+
+    def get(urlpath):
+        if urlpath not in cache:
+            try:
+                cache[urlpath] = visit(browser, lab_server, urlpath)
+            except Exception as exc:  # a page that would not open fails each of its tests
+                cache[urlpath] = exc
+        if isinstance(cache[urlpath], Exception):
+            pytest.fail(f"{urlpath}: {cache[urlpath]}\n--- server log ---\n{lab_server.log_text()[-2000:]}",
+                        pytrace=False)
+        return cache[urlpath]
+
+    return get
+
+
+def _explores(urlpath: str) -> bool:
+    """Whether the page's source displays an explorer (then it must render live)."""
+    return "_explorer(" in (ROOT / urlpath.removeprefix("lab/tree/")).read_text(encoding="utf-8")
+
+
+# --- the checks -------------------------------------------------------------------------
+
+PAGES = pages()
+
+
+def test_pages_are_the_launch_paths():
+    assert PAGES, "no labs found under notebooks/"
+    for urlpath in PAGES:
+        assert urlpath.startswith("lab/tree/") and (ROOT / urlpath.removeprefix("lab/tree/")).is_file()
+
+
+@pytest.mark.parametrize("urlpath", PAGES, ids=_name)
+def test_runs_without_error(visited, urlpath):
+    record = visited(urlpath)
+    assert record["errors"] == [], f"{urlpath}: error output:\n" + "\n---\n".join(record["errors"])
+    assert record["console"] == [], f"{urlpath}: uncaught errors in the page: {record['console']}"
+
+
+@pytest.mark.parametrize("urlpath", PAGES, ids=_name)
+def test_no_raw_myst(visited, urlpath):
+    record = visited(urlpath)
+    raw = sorted({token for cell in record["markdown"] for token in RAW_MYST if token in cell})
+    assert raw == [], f"{urlpath}: rendered markdown shows raw MyST {raw}"
+
+
+@pytest.mark.parametrize("urlpath", PAGES, ids=_name)
+def test_widgets_render(visited, urlpath):
+    record = visited(urlpath)
+    assert record["trouble"] == [], f"{urlpath}: widgets did not render: {record['trouble']}"
+    if _explores(urlpath):
+        assert record["widgets"] > 0 and record["explorers"], f"{urlpath}: no live explorer on the page"
+        for explorer in record["explorers"]:
+            assert explorer["sliders"], f"{urlpath}: an explorer without sliders"
+
+
+def _explorers(visited, urlpath):
+    if not _explores(urlpath):
+        pytest.skip("no explorer on this page")
+    explorers = visited(urlpath)["explorers"]
+    assert explorers, f"{urlpath}: no live explorer to check"  # never pass on nothing
+    return explorers
+
+
+@pytest.mark.parametrize("urlpath", PAGES, ids=_name)
+def test_keyboard_and_mouse_move_the_frame(visited, urlpath):
+    for explorer in _explorers(visited, urlpath):
+        for slider in explorer["sliders"]:
+            for how, what in (("keyboard", "ArrowRight on"), ("mouse", "dragging")):
+                assert slider[how]["frame"], f"{urlpath}: {what} '{slider['label']}' left the frame as it was"
+                # a control its label says is used in one mode only may leave another mode's readout
+                if " only" not in slider["label"]:
+                    assert slider[how]["readout"], f"{urlpath}: {what} '{slider['label']}' left the readout"
+
+
+@pytest.mark.parametrize("urlpath", PAGES, ids=_name)
+def test_radio_buttons_change_the_frame(visited, urlpath):
+    explorers = _explorers(visited, urlpath)
+    if not any(e["radios"] for e in explorers):
+        pytest.skip("no radio buttons on this page")
+    for explorer in explorers:
+        assert len(explorer["radio_changes"]) == max(explorer["radios"] - 1, 0)
+        for change in explorer["radio_changes"]:
+            assert change["frame"] and change["readout"], f"{urlpath}: a radio button left the frame as it was"
+
+
+@pytest.mark.parametrize("urlpath", PAGES, ids=_name)
+def test_layout_gives_room(visited, urlpath):
+    for explorer in _explorers(visited, urlpath):
+        for slider in explorer["sliders"]:
+            assert slider["track"] >= MIN_TRACK_PX, (
+                f"{urlpath}: the track of '{slider['label']}' is {slider['track']:.0f} px, under {MIN_TRACK_PX}")
+        assert explorer["imgWidth"] > 0, f"{urlpath}: the figure has no width"
+        assert explorer["imgRight"] <= explorer["areaRight"] + 0.5, f"{urlpath}: the figure is wider than its output"
+        assert explorer["areaScroll"] <= 0 and explorer["boxScroll"] <= 0, f"{urlpath}: the explorer scrolls sideways"
+
+
+DOUBLED = re.compile(r"\(\s*\(|\)\s*\)")
+
+
+@pytest.mark.parametrize("urlpath", PAGES, ids=_name)
+def test_labels_read_well(visited, urlpath):
+    for explorer in _explorers(visited, urlpath):
+        assert explorer["labels"], f"{urlpath}: an explorer without labels"
+        doubled = [label for label in explorer["labels"] if DOUBLED.search(label)]
+        assert doubled == [], f"{urlpath}: doubled parentheses in {doubled}"
