@@ -19,7 +19,7 @@ import pytest
 
 from attention_scaling.quiz import answer_code, read_code
 from book_files import ROOT, html_page, read_notebook, toc_files
-from conftest import HTML, SCREENSHOTS
+from conftest import HTML
 
 pytestmark = pytest.mark.browser
 

@@ -8,7 +8,7 @@ install cell that opens every chapter and lab.
 - The install cell, run by IPython with a recorder for %pip: it does nothing when the
   package is there, installs the clone it sits in, or the repository and commit a
   published copy names, and otherwise says how to install.
-- One generated chapter runs top to bottom in a kernel.
+- Every generated chapter runs top to bottom in a real JupyterLab: tests/test_jupyterlab.py.
 """
 
 from __future__ import annotations
@@ -251,21 +251,6 @@ def test_the_site_carries_colab_copies_of_every_chapter_and_lab(site):
         first = next(c for c in nb.cells if c.cell_type == "code")
         assert INSTALL_TAG in first.metadata.get("tags", [])
         assert "SOURCE = " in first.source
-
-
-# --- one generated chapter runs ------------------------------------------------------------------
-
-
-def test_a_generated_chapter_runs_in_a_kernel():
-    from nbclient import NotebookClient
-
-    path = COMMITTED / "derive-the-softmax-gradient.ipynb"
-    nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=300, kernel_name="python3",
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
-    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
-    assert errors == []
-    assert next(c for c in nb.cells if c.cell_type == "code").outputs == []  # installed: the cell is silent
 
 
 def test_a_figure_in_prose_is_named_not_embedded():

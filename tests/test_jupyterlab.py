@@ -1,4 +1,5 @@
-"""The labs as students run them: a real JupyterLab server, driven in headless Chromium.
+"""The chapters and labs as students run them: a real JupyterLab server, driven in headless
+Chromium.
 
 One server (tests/jupyterlab_server.py) serves the repository root; one browser opens each
 page by the URL path its launch button uses (Binder's ``urlpath``), runs all cells from
@@ -12,7 +13,8 @@ slider by keyboard (ArrowRight on its handle) and by mouse (dragging its handle)
 frame and the readout, and so does each radio button; each slider's track is at least
 250 px wide at a 1280×900 window with JupyterLab's default layout (file browser open); the
 figure fits its output area (no horizontal scroll); no control label has doubled
-parentheses. A screenshot of each explorer is saved under _build/screenshots/.
+parentheses; the code cells the book hides show collapsed. A screenshot of each explorer is
+saved under _build/screenshots/.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import time
 
 import pytest
 
+from attention_scaling.chapter_notebooks import launch_path
+from book_files import toc_files
 from conftest import SCREENSHOTS
 from jupyterlab_server import ROOT, jupyterlab, lab_url, open_and_run_all
 
@@ -35,12 +39,10 @@ CHANGE_TIMEOUT_MS = 20_000
 
 
 def pages() -> list[str]:
-    """The JupyterLab URL path of every page a launch button opens: the labs, in order.
-
-    (The chapters' generated notebooks join here through
-    ``attention_scaling.chapter_notebooks.launch_path(docname)``.)
-    """
-    return [lab_url(p.relative_to(ROOT).as_posix()) for p in sorted((ROOT / "notebooks").glob("*.ipynb"))]
+    """The JupyterLab URL path of every page a launch button opens, in the book's order: each
+    chapter's generated notebook and each lab (attention_scaling.chapter_notebooks.launch_path)."""
+    docnames = [p.relative_to(ROOT).with_suffix("").as_posix() for p in toc_files()]
+    return [lab_url(launch_path(d)) for d in docnames]
 
 
 def _name(urlpath: str) -> str:
@@ -92,6 +94,8 @@ _READ = """() => {
     return {
         errors, markdown, explorers,
         widgets: document.querySelectorAll('.jp-Notebook .jupyter-widgets').length,
+        // cells whose input JupyterLab shows collapsed (metadata.jupyter.source_hidden)
+        hiddenInputs: document.querySelectorAll('.jp-Notebook .jp-InputPlaceholder').length,
         trouble: outputs.map(text).filter(t => %s.some(w => t.includes(w))).map(t => t.slice(0, 300)),
     };
 }""" % repr(list(WIDGET_TROUBLE)).replace("'", '"')
@@ -221,6 +225,16 @@ def test_runs_without_error(visited, urlpath):
     record = visited(urlpath)
     assert record["errors"] == [], f"{urlpath}: error output:\n" + "\n---\n".join(record["errors"])
     assert record["console"] == [], f"{urlpath}: uncaught errors in the page: {record['console']}"
+
+
+@pytest.mark.parametrize("urlpath", PAGES, ids=_name)
+def test_hidden_cells_stay_collapsed(visited, urlpath):
+    """A cell the book removes or hides shows collapsed (its metadata.jupyter.source_hidden)."""
+    import nbformat
+
+    nb = nbformat.read(ROOT / urlpath.removeprefix("lab/tree/"), as_version=4)
+    hidden = sum(1 for c in nb.cells if c.get("metadata", {}).get("jupyter", {}).get("source_hidden"))
+    assert visited(urlpath)["hiddenInputs"] == hidden, f"{urlpath}: {hidden} cells should show collapsed"
 
 
 @pytest.mark.parametrize("urlpath", PAGES, ids=_name)

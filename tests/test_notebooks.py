@@ -1,58 +1,21 @@
-"""Every chapter and lab runs top to bottom in a fresh kernel, with no error and no stderr."""
+"""Labs are saved without outputs and listed in the book; visible code fits the page."""
 
 from __future__ import annotations
 
-import json
-import time
-
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
 from book_files import ROOT, executable, read_notebook, toc_files
-from conftest import ROOT as _ROOT
 
 SOURCES = [p for p in toc_files() if executable(p)]
 LABS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
-def glued_values(outputs) -> dict:
-    """{name: the value's main representation} for every myst-nb glue output."""
-    values = {}
-    for out in outputs:
-        name = out.get("metadata", {}).get("scrapbook", {}).get("name")
-        if name:
-            data = out["data"]
-            main = next((m for m in ("text/latex", "text/markdown", "image/png", "text/plain") if m in data),
-                        sorted(data)[0])
-            values[name] = data[main]
-    return values
-
-
-@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
-def test_runs_in_fresh_kernel(path, site):
-    """Runs the source in a fresh kernel, and checks determinism: every value it glues is
-    identical to the value glued by the book build (a second, independent execution)."""
-    nb = read_notebook(path)
-    client = NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
-    start = time.perf_counter()
-    client.execute()  # raises CellExecutionError on the first failing cell
-    elapsed = time.perf_counter() - start
-    stderr = [
-        out.get("text", "")
-        for cell in nb.cells
-        if cell.cell_type == "code"
-        for out in cell.get("outputs", [])
-        if out.get("output_type") == "stream" and out.get("name") == "stderr"
-    ]
-    assert stderr == [], f"{path.name} wrote to stderr: {stderr}"
-    if path.suffix == ".ipynb":  # labs must fit in a class: 30 s on this 2-core machine
-        assert elapsed <= 30, f"{path.name} took {elapsed:.1f} s in a fresh kernel"
-    fresh = glued_values(out for cell in nb.cells if cell.cell_type == "code" for out in cell.get("outputs", []))
-    built_file = _ROOT / "_build" / "jupyter_execute" / path.relative_to(ROOT).with_suffix(".glue.json")
-    if fresh or built_file.exists():
-        built = {k: glued_values([v])[k] for k, v in json.loads(built_file.read_text()).items()}
-        assert fresh == built, f"{path.name}: glued values differ between two executions"
+# Every chapter and lab runs top to bottom in a real JupyterLab (tests/test_jupyterlab.py): the
+# chapters as the generated notebooks their launch buttons open, which hold the numbers of one
+# execution as text; tests/test_chapter_notebooks.py compares them with this build's, a second,
+# independent execution (determinism). The strict build executes every source once more and
+# fails on an error or on anything written to stderr.
 
 
 @pytest.mark.parametrize("path", LABS, ids=lambda p: p.name)
