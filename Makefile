@@ -25,7 +25,7 @@ venv:
 	@scripts/ensure-venv $(VENV) requirements.txt
 
 venv-test:
-	@scripts/ensure-venv $(VENV) requirements-test.txt
+	@scripts/ensure-venv $(VENV) requirements-test.txt requirements-hub.txt
 
 book: venv
 	scripts/build-book $(PY)
@@ -38,8 +38,14 @@ serve:
 	$(PY) -m http.server --bind 127.0.0.1 --directory $(HTML) $(PORT)
 
 # The browser is found (or installed) first; pytest's summary line is the last output.
+# configurable-http-proxy (npm) for the hub test is found or installed the same way.
 test: venv-test
-	@CHROMIUM="$$(scripts/find-chromium $(PY))" $(PY) -m pytest
+	@CHROMIUM="$$(scripts/find-chromium $(PY))" CHP="$$(scripts/find-chp $(VENV))" $(PY) -m pytest
+
+# JupyterHub's proxy from npm, into $(VENV)/chp (the hub test; `make test` does this itself).
+.PHONY: chp
+chp: venv-test
+	@scripts/find-chp $(VENV)
 
 # A PDF handout printed by the same headless Chromium as the tests (no LaTeX).
 pdf: venv-test book

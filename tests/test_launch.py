@@ -322,3 +322,52 @@ def test_a_fork_on_github_builds_links_to_itself(tmp_path):
     sitemap = (book / "_build" / "html" / "sitemap.xml").read_text()
     assert "<loc>https://ada.github.io/fork/labs/lab.html</loc>" in sitemap
     assert launch.__name__ in TINY_CONFIG["sphinx"]["extra_extensions"]
+
+
+# --- nbgitpuller links (launch.nbgitpuller_link; the hub test opens them on a real hub) ----
+
+LAB = "notebooks/lab-predict-then-move-the-slider.ipynb"
+
+
+@pytest.mark.parametrize("hub, repo, branch, path, folder", [
+    ("https://hub.uni.test", "https://github.com/ada/book", "main", LAB, "book"),
+    ("https://hub.uni.test/", "https://github.com/ada/book.git", "course/2026", LAB, "book.git"),
+    ("http://127.0.0.1:8123/prefix", "file:///tmp/served/attention.git", "hub", "a/b_c&d=e.ipynb",
+     "attention.git"),
+    ("https://hub.uni.test", "git@github.com:ada/book.git", "ä+ö", "notebooks/ß?.ipynb", "book.git"),
+])
+def test_nbgitpuller_link_decodes_to_what_nbgitpuller_reads(hub, repo, branch, path, folder):
+    link = launch.nbgitpuller_link(hub, repo, branch, path)
+    parts = urlparse(link)
+    assert f"{parts.scheme}://{parts.netloc}{parts.path}" == hub.rstrip("/") + "/hub/user-redirect/git-pull"
+    query = parse_qs(parts.query, strict_parsing=True)
+    assert query == {"repo": [repo], "urlpath": [f"lab/tree/{folder}/{path}"], "branch": [branch]}
+    # nbgitpuller clones into the last part of the URL; the link opens the file there
+    assert folder == repo.rstrip("/").split("/")[-1]
+    assert not re.search(r"\s", link)
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"hub": "hub.uni.test"}, "hub"),
+    ({"hub": "ftp://hub.uni.test"}, "hub"),
+    ({"hub": "https://hub.uni.test?x=1"}, "hub"),
+    ({"hub": "https://my hub"}, "hub"),
+    ({"hub": 3}, "hub"),
+    ({"repo": ""}, "repo"),
+    ({"repo": "https://github.com/.."}, "repo"),
+    ({"repo": "file:///tmp/a b/x.git"}, "repo"),
+    ({"branch": ""}, "branch"),
+    ({"branch": "a b"}, "branch"),
+    ({"branch": "a:b"}, "branch"),
+    ({"path": ""}, "path"),
+    ({"path": "/etc/passwd"}, "path"),
+    ({"path": "../x.ipynb"}, "path"),
+    ({"path": "notebooks//x.ipynb"}, "path"),
+    ({"path": "notebooks\\x.ipynb"}, "path"),
+    ({"path": None}, "path"),
+])
+def test_nbgitpuller_link_bad_input_names_the_parameter(kwargs, name):
+    args = {"hub": "https://hub.uni.test", "repo": "https://github.com/ada/book",
+            "branch": "main", "path": LAB} | kwargs
+    with pytest.raises(ValueError, match=rf"^{name}\b"):
+        launch.nbgitpuller_link(**args)
