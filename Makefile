@@ -17,6 +17,7 @@ help:
 	@echo "make serve  serve the built book on http://127.0.0.1:$(PORT)"
 	@echo "make test   unit, notebook, strict-build and browser tests"
 	@echo "make bench  slider latency, frame export, build time, page weight (table + JSON line)"
+	@echo "make bench-class  kernels, memory and slider latency for a class of 5-40 on this machine"
 	@echo "make publish  build, then push $(HTML) to the $(PAGES_BRANCH) branch of $(REMOTE) (ghp-import)"
 	@echo "make pdf    print the book (or PAGES=\"book/intro.html ...\") to _build/handout.pdf"
 	@echo "make clean  remove _build (keeps $(VENV))"
@@ -53,6 +54,12 @@ pdf: venv-test book
 
 bench: venv
 	$(PY) benchmarks/bench.py
+
+# A class on one server: 5-40 students' kernels dragging the explorer's slider at once;
+# prints a table and writes benchmarks/results/class.json (the instructor page reads it).
+.PHONY: bench-class
+bench-class: venv
+	$(PY) benchmarks/bench_class.py
 
 # Publishing without GitHub Actions: the built site becomes the only commit of the
 # $(PAGES_BRANCH) branch (-o: no history, so old frames do not pile up; -f: force-push it),

@@ -371,3 +371,44 @@ def test_nbgitpuller_link_bad_input_names_the_parameter(kwargs, name):
             "branch": "main", "path": LAB} | kwargs
     with pytest.raises(ValueError, match=rf"^{name}\b"):
         launch.nbgitpuller_link(**args)
+
+
+# The link builder on the instructor page (_static/hub-link.js) against the Python function.
+LINK_CASES = [
+    ("https://hub.uni.test", "https://github.com/ada/book", "main", LAB),
+    ("HTTPS://Hub.Uni.test/jupyter/", "https://github.com/ada/book.git", "course/2026", LAB),
+    ("  http://127.0.0.1:8123/prefix//  ", "file:///tmp/served/attention", "hub", "a/b_c&d=e+f.ipynb"),
+    ("https://hub.uni.test", "git@github.com:ada/book.git", "ä+ö!'()", "notebooks/ß?%.ipynb"),
+    ("https://hub.uni.test", "https://github.com/ada/book/", "main", "x.ipynb"),
+    # each of these is refused, by both, naming the same parameter
+    ("hub.uni.test", "https://github.com/ada/book", "main", LAB),
+    ("https://hub.uni.test?next=1", "https://github.com/ada/book", "main", LAB),
+    ("https://hub.uni.test#top", "https://github.com/ada/book", "main", LAB),
+    ("https://", "https://github.com/ada/book", "main", LAB),
+    ("https://hub.uni.test", "https://github.com/..", "main", LAB),
+    ("https://hub.uni.test", "https://github.com/ada/book", "a:b", LAB),
+    ("https://hub.uni.test", "https://github.com/ada/book", "main", "notebooks/../x.ipynb"),
+    ("https://hub.uni.test", "https://github.com/ada/book", "main", "/x.ipynb"),
+]
+
+
+def python_link(*args) -> str:
+    try:
+        return launch.nbgitpuller_link(*args)
+    except ValueError as exc:
+        return "error: " + str(exc).split()[0]
+
+
+@pytest.mark.browser
+def test_the_page_builds_the_same_links_as_python(browser):
+    page = browser.new_page()
+    page.set_content("<!doctype html><title>t</title>")
+    page.add_script_tag(path=str(ROOT / "_static" / "hub-link.js"))
+    got = page.evaluate("""cases => cases.map(args => {
+        try { return window.asbHubLink.nbgitpullerLink(...args); }
+        catch (err) { return "error: " + err.message.split(" ")[0]; }
+    })""", LINK_CASES)
+    page.close()
+    want = [python_link(*args) for args in LINK_CASES]
+    assert got == want
+    assert sum(w.startswith("error") for w in want) == 8

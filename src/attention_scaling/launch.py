@@ -367,8 +367,8 @@ def nbgitpuller_link(hub: str, repo: str, branch: str, path: str) -> str:
     """
     hub = _text(hub, "hub").rstrip("/")
     parts = urlsplit(hub)
-    if (parts.scheme not in ("http", "https") or not parts.netloc or parts.query
-            or parts.fragment or re.search(r"\s", hub)):
+    if (parts.scheme not in ("http", "https") or not parts.netloc or "?" in hub
+            or "#" in hub or re.search(r"\s", hub)):
         raise ValueError(f"hub must be the hub's http(s) address, like https://hub.example.edu,"
                          f" got {hub!r}")
     repo = _text(repo, "repo")
