@@ -283,10 +283,14 @@ def wait_for_lab(page, timeout=120_000):
                  .some(e => /Python 3.*\\| Idle/.test(e.textContent))""", timeout=timeout)
 
 
-def run_all(page, timeout=90_000):
-    """Run → Run All Cells, then wait until every code cell has an execution count."""
+def run_all(page):
+    """Run → Run All Cells (returns at once; ``wait_ran`` waits for the end)."""
     page.click(".lm-MenuBar-itemLabel:text-is('Run')")
     page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
+
+
+def wait_ran(page, timeout=240_000):
+    """Every code cell of the open lab has an execution count."""
     wait(page, "the lab did not run to the end",
         """() => {
             const prompts = [...document.querySelectorAll(
@@ -344,40 +348,43 @@ def a_class(hub, browser, tmp_path, pages):
     def phase(name):
         phases[name] = round(time.perf_counter() - start, 1)
 
+    # The two students work side by side, as in a class: each step is started for both,
+    # then awaited for both (the hub spawns their servers and runs their kernels at once).
     for user in STUDENTS:
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
         page.set_default_timeout(120_000)
         pages[user] = page
         log_in(page, hub, user, link)
+    for user, page in pages.items():
         wait_for_lab(page)
         phase(f"{user}: lab open")
         assert f"/user/{user}/lab/tree/{NAME}/{LAB}" in page.url
-
         clone = hub.home(user) / NAME
         assert (clone / LAB).is_file(), f"the repository did not land in {user}'s home"
         assert git("rev-parse", "HEAD", cwd=clone) == git("rev-parse", BRANCH, cwd=hub.served)
-
         run_all(page)
+    for user, page in pages.items():
+        wait_ran(page)
         phase(f"{user}: lab ran")
         before = frame_src(page)
         handle = page.locator(".jp-OutputArea .widget-slider .noUi-handle").first
         handle.focus()
         page.keyboard.press("ArrowRight")
-        page.wait_for_function(
-            "before => [...document.querySelectorAll('.jp-OutputArea .widget-image img,"
-            " .jp-OutputArea img.widget-image')].some(i => i.src !== before)",
-            arg=before, timeout=30_000)
+        wait(page, "the slider did not change the frame",
+             "before => [...document.querySelectorAll('.jp-OutputArea .widget-image img,"
+             " .jp-OutputArea img.widget-image')].some(i => i.src !== before)",
+             arg=before, timeout=30_000)
         assert frame_src(page) != before
 
         # Save what ran: the file on disk then records every cell's outputs.
+        clone = hub.home(user) / NAME
         save(page, clone / LAB, ran, "every cell's execution count")
         nb = json.loads((clone / LAB).read_text())
         code = [c for c in nb["cells"] if c["cell_type"] == "code"]
         errors = [o for c in code for o in c["outputs"]
                   if o["output_type"] == "error" or o.get("name") == "stderr"]
         assert not errors, f"{user}'s lab wrote errors: {errors}"
-
         phase(f"{user}: slider, saved")
 
     # The instructor fixes something: a new file and a markdown cell of another lab.
@@ -404,8 +411,9 @@ def a_class(hub, browser, tmp_path, pages):
     save(page, hub.home("ada") / NAME / LAB, edited, "the student's edit")
 
     # Both pull again with the same link.
-    for user, page in pages.items():
+    for page in pages.values():
         page.goto(link)
+    for user, page in pages.items():
         wait_for_lab(page)
         clone = hub.home(user) / NAME
         assert (clone / NEW_FILE).is_file(), f"{user}: the new file did not arrive"
