@@ -412,3 +412,22 @@ def test_the_page_builds_the_same_links_as_python(browser):
     want = [python_link(*args) for args in LINK_CASES]
     assert got == want
     assert sum(w.startswith("error") for w in want) == 8
+
+
+@pytest.mark.browser
+def test_the_instructor_page_form_builds_the_link(browser, server):
+    """The form on "Teach with this book": typing a hub's address shows the same link as
+    the Python function for the repository, branch and lab the form holds; a bad address
+    shows the error instead."""
+    page = browser.new_page()
+    page.goto(f"{server}/book/teach-with-this-book.html")
+    form = page.locator("form.asb-hub-link")
+    values = {name: form.locator(f"[name={name}]").input_value() for name in ("repo", "branch", "path")}
+    assert values["path"] == LAB
+    for hub in ("https://hub.uni.test", "http://127.0.0.1:8000/jupyter/"):
+        form.locator("[name=hub]").fill(hub)
+        assert form.locator("output").inner_text() == launch.nbgitpuller_link(
+            hub, values["repo"], values["branch"], values["path"])
+    form.locator("[name=hub]").fill("hub.uni.test")
+    assert form.locator("output").inner_text().startswith("hub must be")
+    page.close()
