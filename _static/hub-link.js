@@ -26,7 +26,7 @@
   function nbgitpullerLink(hub, repo, branch, path) {
     hub = text(hub, "hub").replace(/\/+$/, "");
     if (!/^https?:\/\/[^/?#]+[^?#]*$/i.test(hub) || /\s/.test(hub))
-      throw new Error(`hub must be the hub's http(s) address, like https://hub.example.edu, got "${hub}"`);
+      throw new Error(`hub must be the hub's http(s) address, like https://hub.your-university.edu, got "${hub}"`);
     repo = text(repo, "repo");
     const name = repo.replace(/\/+$/, "").split("/").pop();
     if (!repo || /\s/.test(repo) || ["", ".", ".."].includes(name) || name.includes(":"))

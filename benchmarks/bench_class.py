@@ -17,9 +17,9 @@ update answers the k-th change.
 Measured per kernel: resident memory (RSS, and PSS, which shares libraries fairly
 between kernels) once the explorer is built; CPU time per change (the kernel process's
 user + system time over a round, divided by the changes it handled); latency median and
-p95 at N = 1, 2, 5, 10, 20, 40 students (the first N of 40 kernels started once, each having
-drawn every d_k once; idle kernels
-cost memory, not CPU). Separately, each lab is run top to bottom in a fresh kernel
+p95 at N = 1, 2, 5, 10, 20, 40 students (the first N of 40 kernels started once, each
+having drawn every d_k once; idle kernels cost memory, not CPU), with the cores that other
+work on the machine kept busy meanwhile. Separately, each lab is run top to bottom in a fresh kernel
 (nbclient) and that kernel's memory and module count are recorded, with whether SymPy
 was loaded.
 """

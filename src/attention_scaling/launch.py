@@ -369,7 +369,7 @@ def nbgitpuller_link(hub: str, repo: str, branch: str, path: str) -> str:
     parts = urlsplit(hub)
     if (parts.scheme not in ("http", "https") or not parts.netloc or "?" in hub
             or "#" in hub or re.search(r"\s", hub)):
-        raise ValueError(f"hub must be the hub's http(s) address, like https://hub.example.edu,"
+        raise ValueError(f"hub must be the hub's http(s) address, like https://hub.your-university.edu,"
                          f" got {hub!r}")
     repo = _text(repo, "repo")
     name = repo.rstrip("/").rsplit("/", 1)[-1]
