@@ -19,6 +19,7 @@ help:
 	@echo "make test   unit, notebook, strict-build and browser tests"
 	@echo "make test-oldest  the package's tests with its oldest supported versions (.venv-oldest)"
 	@echo "make bench  slider latency, frame export, build time, page weight (table + JSON line)"
+	@echo "make bench-class  kernels, memory and slider latency for a class of 5-40 on this machine"
 	@echo "make publish  build, then push $(HTML) to the $(PAGES_BRANCH) branch of $(REMOTE) (ghp-import)"
 	@echo "make pdf    print the book (or PAGES=\"book/intro.html ...\") to _build/handout.pdf"
 	@echo "make clean  remove _build (keeps $(VENV))"
@@ -27,7 +28,7 @@ venv:
 	@scripts/ensure-venv $(VENV) requirements.txt
 
 venv-test:
-	@scripts/ensure-venv $(VENV) requirements-test.txt
+	@scripts/ensure-venv $(VENV) requirements-test.txt requirements-hub.txt
 
 book: venv
 	scripts/build-book $(PY)
@@ -45,8 +46,14 @@ serve:
 	$(PY) -m http.server --bind 127.0.0.1 --directory $(HTML) $(PORT)
 
 # The browser is found (or installed) first; pytest's summary line is the last output.
+# configurable-http-proxy (npm) for the hub test is found or installed the same way.
 test: venv-test
-	@CHROMIUM="$$(scripts/find-chromium $(PY))" $(PY) -m pytest
+	@CHROMIUM="$$(scripts/find-chromium $(PY))" CHP="$$(scripts/find-chp $(VENV))" $(PY) -m pytest
+
+# JupyterHub's proxy from npm, into $(VENV)/chp (the hub test; `make test` does this itself).
+.PHONY: chp
+chp: venv-test
+	@scripts/find-chp $(VENV)
 
 # The package's tests alone with the oldest versions it supports (make test runs them too).
 test-oldest:
@@ -58,6 +65,12 @@ pdf: venv-test book
 
 bench: venv
 	$(PY) benchmarks/bench.py
+
+# A class on one server: 5-40 students' kernels dragging the explorer's slider at once;
+# prints a table and writes benchmarks/results/class.json (the instructor page reads it).
+.PHONY: bench-class
+bench-class: venv
+	$(PY) benchmarks/bench_class.py
 
 # Publishing without GitHub Actions: the built site becomes the only commit of the
 # $(PAGES_BRANCH) branch (-o: no history, so old frames do not pile up; -f: force-push it),

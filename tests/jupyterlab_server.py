@@ -43,6 +43,9 @@ SETTINGS = {
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
         {"fetchNews": "false", "checkForUpdates": False},
     "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
+    # Every cell stays in the page, so the checks read a long chapter's outputs and explorers
+    # wherever they are (by default JupyterLab may leave cells far below the view unrendered).
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
 }
 
 

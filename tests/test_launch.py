@@ -360,3 +360,112 @@ def test_a_fork_on_github_builds_links_to_itself(tmp_path):
     sitemap = (book / "_build" / "html" / "sitemap.xml").read_text()
     assert "<loc>https://ada.github.io/fork/labs/lab.html</loc>" in sitemap
     assert launch.__name__ in TINY_CONFIG["sphinx"]["extra_extensions"]
+
+
+# --- nbgitpuller links (launch.nbgitpuller_link; the hub test opens them on a real hub) ----
+
+LAB = "notebooks/lab-predict-then-move-the-slider.ipynb"
+
+
+@pytest.mark.parametrize("hub, repo, branch, path, folder", [
+    ("https://hub.uni.test", "https://github.com/ada/book", "main", LAB, "book"),
+    ("https://hub.uni.test/", "https://github.com/ada/book.git", "course/2026", LAB, "book.git"),
+    ("http://127.0.0.1:8123/prefix", "file:///tmp/served/attention.git", "hub", "a/b_c&d=e.ipynb",
+     "attention.git"),
+    ("https://hub.uni.test", "git@github.com:ada/book.git", "ä+ö", "notebooks/ß?.ipynb", "book.git"),
+])
+def test_nbgitpuller_link_decodes_to_what_nbgitpuller_reads(hub, repo, branch, path, folder):
+    link = launch.nbgitpuller_link(hub, repo, branch, path)
+    parts = urlparse(link)
+    assert f"{parts.scheme}://{parts.netloc}{parts.path}" == hub.rstrip("/") + "/hub/user-redirect/git-pull"
+    query = parse_qs(parts.query, strict_parsing=True)
+    assert query == {"repo": [repo], "urlpath": [f"lab/tree/{folder}/{path}"], "branch": [branch]}
+    # nbgitpuller clones into the last part of the URL; the link opens the file there
+    assert folder == repo.rstrip("/").split("/")[-1]
+    assert not re.search(r"\s", link)
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"hub": "hub.uni.test"}, "hub"),
+    ({"hub": "ftp://hub.uni.test"}, "hub"),
+    ({"hub": "https://hub.uni.test?x=1"}, "hub"),
+    ({"hub": "https://my hub"}, "hub"),
+    ({"hub": 3}, "hub"),
+    ({"repo": ""}, "repo"),
+    ({"repo": "https://github.com/.."}, "repo"),
+    ({"repo": "file:///tmp/a b/x.git"}, "repo"),
+    ({"branch": ""}, "branch"),
+    ({"branch": "a b"}, "branch"),
+    ({"branch": "a:b"}, "branch"),
+    ({"path": ""}, "path"),
+    ({"path": "/etc/passwd"}, "path"),
+    ({"path": "../x.ipynb"}, "path"),
+    ({"path": "notebooks//x.ipynb"}, "path"),
+    ({"path": "notebooks\\x.ipynb"}, "path"),
+    ({"path": None}, "path"),
+])
+def test_nbgitpuller_link_bad_input_names_the_parameter(kwargs, name):
+    args = {"hub": "https://hub.uni.test", "repo": "https://github.com/ada/book",
+            "branch": "main", "path": LAB} | kwargs
+    with pytest.raises(ValueError, match=rf"^{name}\b"):
+        launch.nbgitpuller_link(**args)
+
+
+# The link builder on the instructor page (_static/hub-link.js) against the Python function.
+LINK_CASES = [
+    ("https://hub.uni.test", "https://github.com/ada/book", "main", LAB),
+    ("HTTPS://Hub.Uni.test/jupyter/", "https://github.com/ada/book.git", "course/2026", LAB),
+    ("  http://127.0.0.1:8123/prefix//  ", "file:///tmp/served/attention", "hub", "a/b_c&d=e+f.ipynb"),
+    ("https://hub.uni.test", "git@github.com:ada/book.git", "ä+ö!'()", "notebooks/ß?%.ipynb"),
+    ("https://hub.uni.test", "https://github.com/ada/book/", "main", "x.ipynb"),
+    # each of these is refused, by both, naming the same parameter
+    ("hub.uni.test", "https://github.com/ada/book", "main", LAB),
+    ("https://hub.uni.test?next=1", "https://github.com/ada/book", "main", LAB),
+    ("https://hub.uni.test#top", "https://github.com/ada/book", "main", LAB),
+    ("https://", "https://github.com/ada/book", "main", LAB),
+    ("https://hub.uni.test", "https://github.com/..", "main", LAB),
+    ("https://hub.uni.test", "https://github.com/ada/book", "a:b", LAB),
+    ("https://hub.uni.test", "https://github.com/ada/book", "main", "notebooks/../x.ipynb"),
+    ("https://hub.uni.test", "https://github.com/ada/book", "main", "/x.ipynb"),
+]
+
+
+def python_link(*args) -> str:
+    try:
+        return launch.nbgitpuller_link(*args)
+    except ValueError as exc:
+        return "error: " + str(exc).split()[0]
+
+
+@pytest.mark.browser
+def test_the_page_builds_the_same_links_as_python(browser):
+    page = browser.new_page()
+    page.set_content("<!doctype html><title>t</title>")
+    page.add_script_tag(path=str(ROOT / "_static" / "hub-link.js"))
+    got = page.evaluate("""cases => cases.map(args => {
+        try { return window.asbHubLink.nbgitpullerLink(...args); }
+        catch (err) { return "error: " + err.message.split(" ")[0]; }
+    })""", LINK_CASES)
+    page.close()
+    want = [python_link(*args) for args in LINK_CASES]
+    assert got == want
+    assert sum(w.startswith("error") for w in want) == 8
+
+
+@pytest.mark.browser
+def test_the_instructor_page_form_builds_the_link(browser, server):
+    """The form on "Teach with this book": typing a hub's address shows the same link as
+    the Python function for the repository, branch and lab the form holds; a bad address
+    shows the error instead."""
+    page = browser.new_page()
+    page.goto(f"{server}/book/teach-with-this-book.html")
+    form = page.locator("form.asb-hub-link")
+    values = {name: form.locator(f"[name={name}]").input_value() for name in ("repo", "branch", "path")}
+    assert values["path"] == LAB
+    for hub in ("https://hub.uni.test", "http://127.0.0.1:8000/jupyter/"):
+        form.locator("[name=hub]").fill(hub)
+        assert form.locator("output").inner_text() == launch.nbgitpuller_link(
+            hub, values["repo"], values["branch"], values["path"])
+    form.locator("[name=hub]").fill("hub.uni.test")
+    assert form.locator("output").inner_text().startswith("hub must be")
+    page.close()

@@ -341,3 +341,53 @@ from attention_scaling.chapter_notebooks import launch_path  # noqa: E402,F401
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# --- nbgitpuller links -------------------------------------------------------------------
+# _static/hub-link.js builds the same link in the reader's browser, by the same rules;
+# tests/test_launch.py checks the two against each other.
+
+_SAFE_PATH = re.compile(r"[^\\\s]+")
+
+
+def _quote_plus(text: str) -> str:
+    """``urllib.parse.quote_plus(text, safe="/")``, spelled out for the JavaScript twin."""
+    from urllib.parse import quote_plus
+
+    return quote_plus(text, safe="/")
+
+
+def nbgitpuller_link(hub: str, repo: str, branch: str, path: str) -> str:
+    """The nbgitpuller link that clones (or updates) ``repo`` at ``branch`` into the
+    student's home on JupyterHub ``hub`` and opens ``path`` of it in JupyterLab.
+
+    ``hub`` is the hub's address (``http(s)://host[/prefix]``, a trailing slash is
+    dropped); ``repo`` any git URL the hub can clone (``https://github.com/o/r``, a
+    ``file://`` URL in the tests); ``path`` a file of the repository, relative to its
+    root with ``/`` separators. The clone lands in a folder named like nbgitpuller names
+    it: the last part of ``repo`` (``r`` for ``.../o/r``, ``r.git`` for ``.../o/r.git``).
+    Pulling again with the same link merges: a student's edits are kept, new commits
+    arrive. Raises ValueError naming the parameter on bad input.
+    """
+    hub = _text(hub, "hub").rstrip("/")
+    parts = urlsplit(hub)
+    if (parts.scheme not in ("http", "https") or not parts.netloc or "?" in hub
+            or "#" in hub or re.search(r"\s", hub)):
+        raise ValueError(f"hub must be the hub's http(s) address, like https://hub.your-university.edu,"
+                         f" got {hub!r}")
+    repo = _text(repo, "repo")
+    name = repo.rstrip("/").rsplit("/", 1)[-1]
+    if not repo or re.search(r"\s", repo) or name in ("", ".", "..") or ":" in name:
+        raise ValueError(f"repo must be a git URL ending in the repository's name, got {repo!r}")
+    branch = _text(branch, "branch")
+    if not _BRANCH.fullmatch(branch):
+        raise ValueError(f"branch must be a git branch name, got {branch!r}")
+    path = _text(path, "path")
+    segments = path.split("/")
+    if (not _SAFE_PATH.fullmatch(path) or path.startswith("/")
+            or any(s in ("", ".", "..") for s in segments)):
+        raise ValueError(f"path must be a file's path inside the repository, like"
+                         f" notebooks/lab.ipynb, got {path!r}")
+    query = "&".join(f"{key}={_quote_plus(value)}" for key, value in (
+        ("repo", repo), ("urlpath", f"lab/tree/{name}/{path}"), ("branch", branch)))
+    return f"{hub}/hub/user-redirect/git-pull?{query}"
