@@ -53,11 +53,19 @@ SETTINGS = {
 KERNEL_IDLE_JS = """() => [...document.querySelectorAll('.jp-StatusBar-TextItem')]
                   .some(e => /\\|\\s*Idle\\s*$/.test(e.textContent.trim()))"""
 # True once Run All has finished: some code cell numbered, none queued or running, kernel idle.
+# True once Run All has finished: the kernel is idle and every code cell has an execution
+# count, or a cell ended in an error (Run All stops there). Read from the notebook's model,
+# not from the prompts: a cell whose input is collapsed (hidden in the book) shows no prompt,
+# and the kernel is briefly idle between two cells.
 RAN_ALL_JS = """() => {
-    const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')]
-        .map(e => e.textContent.trim());
-    return (%s)() && prompts.some(p => /^\\[\\d+\\]:$/.test(p)) && !prompts.includes('[*]:');
-}""" % KERNEL_IDLE_JS
+    const app = window.jupyterapp, panel = app && app.shell.currentWidget;
+    if (!panel || !panel.content || !panel.sessionContext) return false;
+    const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
+    if (!kernel || kernel.status !== 'idle') return false;
+    const cells = panel.content.widgets.filter(c => c.model.type === 'code');
+    if (cells.some(c => c.model.outputs.toJSON().some(o => o.output_type === 'error'))) return true;
+    return cells.length > 0 && cells.every(c => c.model.executionCount !== null);
+}"""
 
 
 def open_and_run_all(page, server, urlpath: str) -> dict:
@@ -194,6 +202,8 @@ def jupyterlab(root: Path = ROOT, startup_timeout: float = 90.0):
            f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
            f"--ServerApp.root_dir={root}", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
            "--LabApp.news_url=None", "--LabApp.extension_manager=readonly", "--ServerApp.terminals_enabled=False",
+           # window.jupyterapp: RAN_ALL_JS reads each cell's execution count from the model
+           "--LabApp.expose_app_in_browser=True",
            # opening a notebook writes a checkpoint: into the temporary directory, not the repository
            f"--FileCheckpoints.checkpoint_dir={dirs['checkpoints']}", "--allow-root"]
     with open(log, "wb") as out:

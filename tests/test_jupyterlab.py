@@ -205,8 +205,12 @@ def visited(browser, lab_server):
 
 
 def _explores(urlpath: str) -> bool:
-    """Whether the page's source displays an explorer (then it must render live)."""
-    return "_explorer(" in (ROOT / urlpath.removeprefix("lab/tree/")).read_text(encoding="utf-8")
+    """Whether the page's code makes an explorer (then it must render live); prose that names
+    ``attention_explorer()`` does not count."""
+    import nbformat
+
+    nb = nbformat.read(ROOT / urlpath.removeprefix("lab/tree/"), as_version=4)
+    return any("_explorer(" in c.source for c in nb.cells if c.cell_type == "code")
 
 
 # --- the checks -------------------------------------------------------------------------
