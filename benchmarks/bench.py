@@ -9,7 +9,7 @@ callback: it draws fresh vectors, makes a new pyplot figure and saves it as the 
 backend does. Both run in this one process, interleaved round by round in random order,
 and the speed-up is the median of the per-round ratios (the machines are noisy).
 
-End to end, `make bench` also starts JupyterLab (tests/jupyterlab_server.py) on a scratch
+End to end, `make bench` also starts JupyterLab (tests/lab_server.py) on a scratch
 notebook with the scale-the-scores explorer and a classic `interact` drawing the same panels,
 and times a key press on each slider until its new frame is painted, in the page
 (`performance.now()`), interleaved round by round (``lab_*`` keys).
@@ -176,7 +176,7 @@ def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026) -> dict:
     import tempfile
 
     sys.path.insert(0, str(ROOT / "tests"))
-    from jupyterlab_server import CHROMIUM_ARGS, KERNEL_IDLE_JS, chromium_executable, jupyterlab, open_and_run_all
+    from lab_server import CHROMIUM_ARGS, KERNEL_IDLE_JS, chromium_executable, jupyterlab, open_and_run_all
 
     try:
         from playwright.sync_api import sync_playwright

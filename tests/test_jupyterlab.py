@@ -1,7 +1,7 @@
 """The chapters and labs as students run them: a real JupyterLab server, driven in headless
 Chromium.
 
-One server (tests/jupyterlab_server.py) serves the repository root; one browser opens each
+One server (tests/lab_server.py) serves the repository root; one browser opens each
 page by the URL path its launch button uses (Binder's ``urlpath``), runs all cells from
 the Run menu and waits for the kernel. Each page is opened once: :func:`visit` records
 everything the checks need (outputs, rendered markdown, the explorers' controls, frames
@@ -27,7 +27,7 @@ import pytest
 from attention_scaling.chapter_notebooks import launch_path
 from book_files import toc_files
 from conftest import SCREENSHOTS
-from jupyterlab_server import ROOT, jupyterlab, lab_url, open_and_run_all
+from lab_server import ROOT, jupyterlab, lab_url, open_and_run_all
 
 pytestmark = pytest.mark.jupyterlab
 
