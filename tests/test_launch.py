@@ -332,23 +332,17 @@ def test_a_fork_on_github_builds_links_to_itself(tmp_path):
                           env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "launch: Binder · Colab (notebooks) · JupyterHub buttons open https://github.com/ada/fork" in proc.stdout
-    html = (book / "_build" / "html" / "labs" / "lab.html").read_text(encoding="utf-8")
-    links = [h for h in hrefs(html) if urlparse(h).netloc in (BINDER, COLAB, "hub.uni.test")]
-    assert sorted(links) == sorted([
-        "https://mybinder.org/v2/gh/ada/fork/course?urlpath=lab/tree/labs/lab.ipynb",
-        "https://colab.research.google.com/github/ada/fork/blob/gh-pages/_launch/labs/lab.ipynb",
-        "https://hub.uni.test/hub/user-redirect/git-pull?repo=https://github.com/ada/fork"
-        "&urlpath=lab/tree/fork/labs/lab.ipynb&branch=course",
-    ])
-    # The chapter opens the notebook generated from it, which Colab finds in the site.
-    html = (book / "_build" / "html" / "book" / "chapter.html").read_text(encoding="utf-8")
-    links = [h for h in hrefs(html) if urlparse(h).netloc in (BINDER, COLAB, "hub.uni.test")]
-    assert sorted(links) == sorted([
-        "https://mybinder.org/v2/gh/ada/fork/course?urlpath=lab/tree/notebooks/chapters/chapter.ipynb",
-        "https://colab.research.google.com/github/ada/fork/blob/gh-pages/_launch/notebooks/chapters/chapter.ipynb",
-        "https://hub.uni.test/hub/user-redirect/git-pull?repo=https://github.com/ada/fork"
-        "&urlpath=lab/tree/fork/notebooks/chapters/chapter.ipynb&branch=course",
-    ])
+    # A lab opens itself; a chapter opens the notebook generated from it, which Colab finds in the site.
+    for page, path in (("labs/lab.html", "labs/lab.ipynb"),
+                       ("book/chapter.html", "notebooks/chapters/chapter.ipynb")):
+        html = (book / "_build" / "html" / page).read_text(encoding="utf-8")
+        links = [h for h in hrefs(html) if urlparse(h).netloc in (BINDER, COLAB, "hub.uni.test")]
+        assert sorted(links) == sorted([
+            f"https://mybinder.org/v2/gh/ada/fork/course?urlpath=lab/tree/{path}",
+            f"https://colab.research.google.com/github/ada/fork/blob/gh-pages/_launch/{path}",
+            "https://hub.uni.test/hub/user-redirect/git-pull?repo=https://github.com/ada/fork"
+            f"&urlpath=lab/tree/fork/{path}&branch=course",
+        ]), page
     # The Colab copies install the package from this fork at the commit built.
     for copy in ("notebooks/chapters/chapter.ipynb", "labs/lab.ipynb"):
         cells = json.loads((book / "_build" / "html" / "_launch" / copy).read_text())["cells"]
