@@ -71,9 +71,10 @@ def test_worksheet_rejects_bad_steps(bad):
 def test_write_sheets_needs_the_site(tmp_path):
     with pytest.raises(ValueError, match="site"):
         write_sheets(tmp_path / "missing")
-    written = write_sheets(tmp_path)
+    written = write_sheets(tmp_path, footer='<p class="asb-build">Built from commit x</p>')
     assert [p.name for p in written] == [WORKSHEET_FILE, EXIT_TICKET_FILE]
     assert all(p.parent == tmp_path / SHEETS_DIR and p.stat().st_size > 1000 for p in written)
+    assert all(p.read_text().count("Built from commit x") == 1 for p in written)  # the build stamp, once
 
 
 @pytest.mark.browser

@@ -226,7 +226,7 @@ def _write_site_pages(app, exception):
     logger.info("attention_scaling: wrote 404.html and index.html for %s", base)
     from .worksheets import write_sheets
 
-    sheets = write_sheets(out)
+    sheets = write_sheets(out, footer=publishing.footer_html(app.asb_build_stamp))
     logger.info("attention_scaling: wrote the printable sheets %s", ", ".join(p.name for p in sheets))
 
 

@@ -75,6 +75,8 @@ col.n { width: 2.2em; } col.set { width: 20%; } col.q { width: 27%; }
 @media print { body { padding: 0; max-width: none; } }
 .cut { border-top: 1.5px dashed #555; margin: 0.7em 0 0.5em; padding-top: 0.1em; text-align: center; }
 .small { font-size: 9.5pt; color: #333; }
+.foot { font-size: 7.5pt; margin-top: 0.6em; }
+.foot p { margin: 0; }
 @media screen and (max-width: 560px) {
   body { font-size: 9.5pt; padding: 0.5em; }
   th, td { padding: 0.25em; }
@@ -88,16 +90,19 @@ col.n { width: 2.2em; } col.set { width: 20%; } col.q { width: 27%; }
 """
 
 
-def _page(title: str, body: str) -> str:
+def _page(title: str, body: str, footer: str = "") -> str:
+    if footer:
+        body += f'<footer class="small foot">{footer}</footer>'
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head>"
             f"<body><main>{body}</main></body></html>\n")
 
 
-def prediction_worksheet(steps=PREDICTION_STEPS) -> str:
+def prediction_worksheet(steps=PREDICTION_STEPS, footer: str = "") -> str:
     """The one-page prediction worksheet, as HTML: a row per slider move, with space for
-    the prediction and for what the student saw."""
+    the prediction and for what the student saw. ``footer`` (HTML) ends the page: the
+    build gives the book's build stamp and licences."""
     steps = tuple(steps)
     if not steps or not all(isinstance(s, Step) for s in steps):
         raise ValueError("steps must be a non-empty sequence of Step")
@@ -117,10 +122,10 @@ def prediction_worksheet(steps=PREDICTION_STEPS) -> str:
         f"<th>What you saw</th></tr></thead><tbody>{rows}</tbody></table>"
         "<p style=\"margin-top:0.8em\">In one sentence: what did dividing by √dₖ fix, and what did it "
         "not fix?</p><div class=\"lines\"></div>")
-    return _page(f"Prediction worksheet: {SESSION}", body)
+    return _page(f"Prediction worksheet: {SESSION}", body, footer)
 
 
-def exit_ticket(questions=EXIT_QUESTIONS, copies: int = 2) -> str:
+def exit_ticket(questions=EXIT_QUESTIONS, copies: int = 2, footer: str = "") -> str:
     """The exit ticket, as HTML: ``copies`` tickets to one A4 sheet, with a cut line between."""
     questions = tuple(questions)
     if not questions or not all(isinstance(q, str) and q.strip() for q in questions):
@@ -132,18 +137,20 @@ def exit_ticket(questions=EXIT_QUESTIONS, copies: int = 2) -> str:
     ticket = (f'<section class="ticket"><h1>Exit ticket</h1><p class="small">{html.escape(SESSION)}</p>'
               f'<div class="meta"><span>Name:</span><span>Date:</span></div>{items}</section>')
     cut = '<p class="cut small">✂ cut along the dashed line</p>'
-    return _page(f"Exit ticket: {SESSION}", cut.join([ticket] * copies))
+    return _page(f"Exit ticket: {SESSION}", cut.join([ticket] * copies), footer)
 
 
-def write_sheets(site: Path) -> list[Path]:
-    """Write the worksheet and the exit ticket under ``site``/print/; return their paths."""
+def write_sheets(site: Path, footer: str = "") -> list[Path]:
+    """Write the worksheet and the exit ticket under ``site``/print/, each ending with
+    ``footer`` (HTML); return their paths."""
     site = Path(site)
     if not site.is_dir():
         raise ValueError(f"site must be the built site's directory, got {site}")
     out = site / SHEETS_DIR
     out.mkdir(exist_ok=True)
     written = []
-    for name, text in ((WORKSHEET_FILE, prediction_worksheet()), (EXIT_TICKET_FILE, exit_ticket())):
+    sheets = ((WORKSHEET_FILE, prediction_worksheet(footer=footer)), (EXIT_TICKET_FILE, exit_ticket(footer=footer)))
+    for name, text in sheets:
         (out / name).write_text(text, encoding="utf-8")
         written.append(out / name)
     return written
