@@ -4,15 +4,19 @@ Run with `make bench`. Prints a table, then one JSON object as the last line. Sp
 measured here and only here: the test suite asserts behaviour, never timings.
 
 Slider latency is the time from a slider change to a new PNG frame set on the
-``ipywidgets.Image`` that shows it. The naive baseline is the classic ``interact``
+``ipywidgets.Image`` that shows it: for the live widget, the transparent layer of the
+changing artists (the background is sent once). The naive baseline is the classic ``interact``
 callback: it draws fresh vectors, makes a new pyplot figure and saves it as the inline
 backend does. Both run in this one process, interleaved round by round in random order,
-and the speed-up is the median of the per-round ratios (the machines are noisy).
+and the speed-up is the median of the per-round ratios (the machines are noisy). So does
+the widget's path before the layered frame (full frame, Pillow's encoder:
+``slider_before_over_fast``).
 
 End to end, `make bench` also starts JupyterLab (tests/lab_server.py) on a scratch
 notebook with the attention explorer and a classic `interact` drawing the same panels,
 and times a key press on each slider until its new frame is painted, in the page
-(`performance.now()`), interleaved round by round (``lab_*`` keys).
+(`performance.now()`), interleaved round by round (``lab_*`` keys); ``--lab-before`` adds
+the widget as it was before the layered frame to the same rounds (``lab_before_*``).
 
 Page weight is what Chromium loads for each page until the network is idle (its resource
 timing, as in the browser tests), served from the built site. Player frames are files
@@ -93,24 +97,35 @@ def slider_latency(rounds: int, seed: int = 2026) -> dict:
         explorer.describe(fig.state)
         image.value = fig.live_layer_png()
 
+    def before(params):  # what the live widget did before the layered frame (before_widget)
+        fig = explorer.figure
+        fig.update(**(explorer.defaults() | params))
+        explorer.describe(fig.state)
+        image.value = pillow_png(fig)
+
     rng = np.random.default_rng(seed)
-    fast_ms, naive_ms, ratios = [], [], []
+    fast_ms, naive_ms, ratios, before_ratios = [], [], [], []
     for _ in range(rounds):
         params = {"d_k": int(rng.choice(D_VALUES)), "magnitude": float(np.round(10 ** rng.uniform(-1, 1), 2)),
                   "n_keys": int(rng.integers(2, 33)), "seed": 0}
         timings = {}
-        order = ["fast", "naive"] if rng.random() < 0.5 else ["naive", "fast"]
+        order = ["fast", "naive", "before"]
+        rng.shuffle(order)
         for which in order:
             start = time.perf_counter()
             if which == "fast":
                 fast(params)
+            elif which == "before":
+                before(params)
             else:
                 naive_frame(**params)
             timings[which] = (time.perf_counter() - start) * 1e3
         fast_ms.append(timings["fast"])
         naive_ms.append(timings["naive"])
         ratios.append(timings["naive"] / timings["fast"])
+        before_ratios.append(timings["before"] / timings["fast"])
     return {
+        "slider_before_over_fast": float(np.median(before_ratios)),
         "slider_median_ms": float(np.median(fast_ms)),
         "slider_p95_ms": float(np.percentile(fast_ms, 95)),
         "naive_median_ms": float(np.median(naive_ms)),
@@ -122,6 +137,23 @@ def slider_latency(rounds: int, seed: int = 2026) -> dict:
 
 # --- end to end in a real JupyterLab --------------------------------------------------
 
+def pillow_png(fig) -> bytes:
+    """The full frame as BlitFigure.png encoded it before fast_png: Pillow, RGB, compress_level 1."""
+    from PIL import Image, PngImagePlugin
+
+    from attention_scaling.figures import MIN_FONT_KEY
+
+    buf = io.BytesIO()
+    frame = fig.render()
+    image = Image.fromarray(frame)
+    if (frame[..., 3] == 255).all():
+        image = image.convert("RGB")
+    info = PngImagePlugin.PngInfo()
+    info.add_text(MIN_FONT_KEY, f"{fig._smallest_pt:g}")
+    image.save(buf, format="PNG", compress_level=1, pnginfo=info, dpi=(fig.fig.dpi,) * 2)
+    return buf.getvalue()
+
+
 def before_widget(explorer):
     """The live widget as it was before the layered frame (for ``--lab-before``): one image
     of the full frame, encoded by Pillow (RGB, compress_level 1), per change, then the
@@ -129,20 +161,6 @@ def before_widget(explorer):
     import html
 
     import ipywidgets as w
-    from PIL import Image, PngImagePlugin
-
-    from attention_scaling.figures import MIN_FONT_KEY
-
-    def pillow_png(fig):
-        buf = io.BytesIO()
-        frame = fig.render()
-        image = Image.fromarray(frame)
-        if (frame[..., 3] == 255).all():
-            image = image.convert("RGB")
-        info = PngImagePlugin.PngInfo()
-        info.add_text(MIN_FONT_KEY, f"{fig._smallest_pt:g}")
-        image.save(buf, format="PNG", compress_level=1, pnginfo=info, dpi=(fig.fig.dpi,) * 2)
-        return buf.getvalue()
 
     controls = {c.name: explorer._live_control(c) for c in explorer.controls + explorer.live_only}
     image = w.Image(format="png", layout=w.Layout(width="100%", max_width="1200px", margin="2px 0"))
@@ -467,6 +485,7 @@ def main() -> None:
         ("slider → frame, naive interact (median / p95)",
          f"{result['naive_median_ms']:.1f} / {result['naive_p95_ms']:.1f} ms"),
         ("naive / fast, median of per-round ratios", f"{result['naive_over_fast']:.1f}× ({result['rounds']} rounds)"),
+        ("before the layered frame / fast, median of per-round ratios", f"{result['slider_before_over_fast']:.2f}×"),
     ]
     if "lab_key_to_paint_median_ms" in result:
         rows += [
