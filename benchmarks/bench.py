@@ -4,15 +4,19 @@ Run with `make bench`. Prints a table, then one JSON object as the last line. Sp
 measured here and only here: the test suite asserts behaviour, never timings.
 
 Slider latency is the time from a slider change to a new PNG frame set on the
-``ipywidgets.Image`` that shows it. The naive baseline is the classic ``interact``
+``ipywidgets.Image`` that shows it: for the live widget, the transparent layer of the
+changing artists (the background is sent once). The naive baseline is the classic ``interact``
 callback: it draws fresh vectors, makes a new pyplot figure and saves it as the inline
 backend does. Both run in this one process, interleaved round by round in random order,
-and the speed-up is the median of the per-round ratios (the machines are noisy).
+and the speed-up is the median of the per-round ratios (the machines are noisy). So does
+the widget's path before the layered frame (full frame, Pillow's encoder:
+``slider_before_over_fast``).
 
 End to end, `make bench` also starts JupyterLab (tests/lab_server.py) on a scratch
-notebook with the scale-the-scores explorer and a classic `interact` drawing the same panels,
+notebook with the attention explorer and a classic `interact` drawing the same panels,
 and times a key press on each slider until its new frame is painted, in the page
-(`performance.now()`), interleaved round by round (``lab_*`` keys).
+(`performance.now()`), interleaved round by round (``lab_*`` keys); ``--lab-before`` adds
+the widget as it was before the layered frame to the same rounds (``lab_before_*``).
 
 Page weight is what Chromium loads for each page until the network is idle (its resource
 timing, as in the browser tests), served from the built site. Player frames are files
@@ -87,28 +91,41 @@ def slider_latency(rounds: int, seed: int = 2026) -> dict:
     image = w.Image(format="png")
     explorer.frame()  # build the figure and its background once, as the widget does on display
 
-    def fast(params):
-        png, _, _ = explorer.frame(**params)
-        image.value = png
+    def fast(params):  # what the live widget does per change (Explorable.widget)
+        fig = explorer.figure
+        fig.update(**(explorer.defaults() | params))
+        explorer.describe(fig.state)
+        image.value = fig.live_layer_png()
+
+    def before(params):  # what the live widget did before the layered frame (before_widget)
+        fig = explorer.figure
+        fig.update(**(explorer.defaults() | params))
+        explorer.describe(fig.state)
+        image.value = pillow_png(fig)
 
     rng = np.random.default_rng(seed)
-    fast_ms, naive_ms, ratios = [], [], []
+    fast_ms, naive_ms, ratios, before_ratios = [], [], [], []
     for _ in range(rounds):
         params = {"d_k": int(rng.choice(D_VALUES)), "magnitude": float(np.round(10 ** rng.uniform(-1, 1), 2)),
                   "n_keys": int(rng.integers(2, 33)), "seed": 0}
         timings = {}
-        order = ["fast", "naive"] if rng.random() < 0.5 else ["naive", "fast"]
+        order = ["fast", "naive", "before"]
+        rng.shuffle(order)
         for which in order:
             start = time.perf_counter()
             if which == "fast":
                 fast(params)
+            elif which == "before":
+                before(params)
             else:
                 naive_frame(**params)
             timings[which] = (time.perf_counter() - start) * 1e3
         fast_ms.append(timings["fast"])
         naive_ms.append(timings["naive"])
         ratios.append(timings["naive"] / timings["fast"])
+        before_ratios.append(timings["before"] / timings["fast"])
     return {
+        "slider_before_over_fast": float(np.median(before_ratios)),
         "slider_median_ms": float(np.median(fast_ms)),
         "slider_p95_ms": float(np.percentile(fast_ms, 95)),
         "naive_median_ms": float(np.median(naive_ms)),
@@ -120,8 +137,53 @@ def slider_latency(rounds: int, seed: int = 2026) -> dict:
 
 # --- end to end in a real JupyterLab --------------------------------------------------
 
-# The scratch notebook: the scale-the-scores explorer, then a classic `interact` that draws
-# the same three panels as a new pyplot figure per change (naive_figure), shown inline.
+def pillow_png(fig) -> bytes:
+    """The full frame as BlitFigure.png encoded it before fast_png: Pillow, RGB, compress_level 1."""
+    from PIL import Image, PngImagePlugin
+
+    from attention_scaling.figures import MIN_FONT_KEY
+
+    buf = io.BytesIO()
+    frame = fig.render()
+    image = Image.fromarray(frame)
+    if (frame[..., 3] == 255).all():
+        image = image.convert("RGB")
+    info = PngImagePlugin.PngInfo()
+    info.add_text(MIN_FONT_KEY, f"{fig._smallest_pt:g}")
+    image.save(buf, format="PNG", compress_level=1, pnginfo=info, dpi=(fig.fig.dpi,) * 2)
+    return buf.getvalue()
+
+
+def before_widget(explorer):
+    """The live widget as it was before the layered frame (for ``--lab-before``): one image
+    of the full frame, encoded by Pillow (RGB, compress_level 1), per change, then the
+    readout; the kernel echoes each slider value back. Same controls as Explorable.widget."""
+    import html
+
+    import ipywidgets as w
+
+    controls = {c.name: explorer._live_control(c) for c in explorer.controls + explorer.live_only}
+    image = w.Image(format="png", layout=w.Layout(width="100%", max_width="1200px", margin="2px 0"))
+    readout = w.HTML()
+
+    def redraw(_change=None):
+        fig = explorer.figure
+        fig.update(**(explorer.defaults() | {name: s.value for name, s in controls.items()}))
+        _, text = explorer.describe(fig.state)
+        image.value = pillow_png(fig)
+        readout.value = f'<p style="font-size:0.9em" aria-live="polite">{html.escape(text)}</p>'
+
+    for s in controls.values():
+        s.observe(redraw, names="value")
+    redraw()
+    image.add_class("asb-before-frame")
+    title = w.HTMLMath(f"<b>{html.escape(explorer.title)} (before)</b>")
+    return w.VBox([title, *controls.values(), image, readout], layout=w.Layout(width="100%"))
+
+
+# The scratch notebook: the attention explorer, then a classic `interact` that draws the
+# same three panels as a new pyplot figure per change (naive_figure), shown inline; with
+# --lab-before, also the widget as it was before the layered frame (before_widget).
 LAB_CELLS = [
     "import sys\nsys.path.insert(0, {bench!r})\nfrom bench import naive_figure\n\n"
     "%matplotlib inline\nimport ipywidgets as w\nimport matplotlib.pyplot as plt\n"
@@ -131,16 +193,20 @@ LAB_CELLS = [
     "w.interact(naive, magnitude=w.FloatLogSlider(value=1.0, base=10, min=-1, max=1, step=0.02,\n"
     "                                             continuous_update=True))",
 ]
+LAB_BEFORE_CELL = "from bench import before_widget\nbefore_widget(attention_explorer())"
 
 # In the page: arm(which) starts a measurement of the next key press on that explorer. It
 # notes the keydown, the moment the image's src changes (new frame in the DOM), its load
 # (decoded) and the next animation frame after it (painted).
-LAB_ARM_JS = """which => {
-    const root = which === 'fast'
-        ? document.querySelector('.jp-Notebook .widget-vbox:has(> .widget-image)')
-        : document.querySelector('.jp-Notebook .widget-interact');
-    const imgOf = () => which === 'fast' ? root.querySelector(':scope > .widget-image')
-                                         : root.querySelector('.widget-output img');
+# The fast explorer's frame is the layer, the last image of its stack (.asb-live-frame).
+LAB_ROOTS = {"fast": ".jp-Notebook .widget-vbox:has(> .asb-live-frame)",
+             "before": ".jp-Notebook .widget-vbox:has(> .asb-before-frame)",
+             "naive": ".jp-Notebook .widget-interact"}
+LAB_ARM_JS = """([which, rootSelector]) => {
+    const root = document.querySelector(rootSelector);
+    const imgOf = () => which === 'fast' ? root.querySelector(':scope > .asb-live-frame > .widget-image:last-child')
+                      : which === 'before' ? root.querySelector(':scope > .asb-before-frame')
+                      : root.querySelector('.widget-output img');
     const first = imgOf();
     const before = first ? first.src : null;
     const m = window.__lat = {t0: null, src: null, load: null, paint: null, bytes: 0};
@@ -162,7 +228,7 @@ LAB_ARM_JS = """which => {
 }"""
 
 
-def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026) -> dict:
+def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026, before: bool = False) -> dict:
     """Key press on a slider → new frame painted, in JupyterLab served from this repository.
 
     One page holds both explorers; each round presses ArrowRight once on the fast explorer's
@@ -170,6 +236,9 @@ def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026) -> dict:
     ``warmup`` rounds are discarded). Also counts the websocket messages and bytes the page
     receives per change, and splits the time into key → src change (kernel round trip:
     messages, compute, encoding) and src change → painted (decode and paint in the page).
+    With ``before``, the widget as it was before the layered frame (:func:`before_widget`)
+    takes part in every round too (``lab_before_*`` keys, ``lab_before_over_fast``): a
+    before/after ratio measured in one session, whatever else loads the machine.
     Empty when no Chromium or playwright is available.
     """
     import random
@@ -187,7 +256,8 @@ def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026) -> dict:
         return {}
     scratch = Path(tempfile.mkdtemp(prefix="bench-lab-", dir=ROOT))  # inside the served root
     try:
-        cells = [c.format(bench=str(ROOT / "benchmarks")) for c in LAB_CELLS]
+        cells = [c.format(bench=str(ROOT / "benchmarks")) for c in LAB_CELLS] + ([LAB_BEFORE_CELL] if before else [])
+        kinds = ["fast", "naive"] + (["before"] if before else [])
         notebook = {"cells": [{"cell_type": "code", "metadata": {}, "source": c, "outputs": [],
                                "execution_count": None} for c in cells],
                     "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
@@ -202,18 +272,15 @@ def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026) -> dict:
                 frames = []
                 page.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(len(data))))
                 open_and_run_all(page, server, urlpath)
-                handles = {
-                    "fast": page.locator(".jp-Notebook .widget-vbox:has(> .widget-image) .widget-slider",
-                                         has_text="magnitude").locator(".noUi-handle"),
-                    "naive": page.locator(".jp-Notebook .widget-interact .widget-slider").locator(".noUi-handle"),
-                }
+                handles = {which: page.locator(f"{LAB_ROOTS[which]} .widget-slider", has_text="magnitude")
+                           .locator(".noUi-handle") for which in kinds}
                 rng = random.Random(seed)
-                ms = {"fast": [], "naive": []}
-                parts = {"fast": [], "naive": []}
-                traffic = {"fast": [], "naive": []}
-                ratios = []
+                ms = {which: [] for which in kinds}
+                parts = {which: [] for which in kinds}
+                traffic = {which: [] for which in kinds}
+                ratios, before_ratios = [], []
                 for round_ in range(warmup + rounds):
-                    order = ["fast", "naive"]
+                    order = list(kinds)
                     rng.shuffle(order)
                     this = {}
                     for which in order:
@@ -221,7 +288,7 @@ def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026) -> dict:
                         handles[which].focus()
                         page.wait_for_function(KERNEL_IDLE_JS)
                         page.wait_for_timeout(100)
-                        page.evaluate(LAB_ARM_JS, which)
+                        page.evaluate(LAB_ARM_JS, [which, LAB_ROOTS[which]])
                         before = len(frames)
                         page.keyboard.press("ArrowRight")
                         page.wait_for_function("() => window.__lat.paint !== null", timeout=30_000, polling=50)
@@ -235,6 +302,8 @@ def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026) -> dict:
                             traffic[which].append((len(frames) - before, sum(frames[before:])))
                     if round_ >= warmup:
                         ratios.append(this["naive"] / this["fast"])
+                        if before:
+                            before_ratios.append(this["before"] / this["fast"])
             finally:
                 browser.close()
     finally:
@@ -243,7 +312,17 @@ def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026) -> dict:
     def median_of(values, i):
         return float(np.median([v[i] for v in values]))
 
-    return {
+    out = {}
+    if before:
+        out = {"lab_before_key_to_paint_median_ms": float(np.median(ms["before"])),
+               "lab_before_key_to_paint_p95_ms": float(np.percentile(ms["before"], 95)),
+               "lab_before_over_fast": float(np.median(before_ratios)),
+               "lab_before_naive_over_before": float(np.median(np.array(ms["naive"]) / np.array(ms["before"]))),
+               "lab_before_key_to_src_median_ms": median_of(parts["before"], 0),
+               "lab_before_src_to_paint_median_ms": median_of(parts["before"], 1),
+               "lab_before_messages_per_change": median_of(traffic["before"], 0),
+               "lab_before_bytes_per_change": median_of(traffic["before"], 1)}
+    return out | {
         "lab_key_to_paint_median_ms": float(np.median(ms["fast"])),
         "lab_key_to_paint_p95_ms": float(np.percentile(ms["fast"], 95)),
         "lab_naive_key_to_paint_median_ms": float(np.median(ms["naive"])),
@@ -384,13 +463,15 @@ def main() -> None:
     parser.add_argument("--no-build", action="store_true", help="skip the cold and warm build timings")
     parser.add_argument("--lab-rounds", type=int, default=30, help="rounds of the JupyterLab key → paint timing")
     parser.add_argument("--no-lab", action="store_true", help="skip the end-to-end timing in JupyterLab")
+    parser.add_argument("--lab-before", action="store_true",
+                        help="also time the live widget as it was before the layered frame, in the same rounds")
     args = parser.parse_args()
 
     result = {"python": platform.python_version(), "numpy": np.__version__,
               "matplotlib": matplotlib.__version__, "cores": os.cpu_count()}
     result |= slider_latency(args.rounds)
     if not args.no_lab:
-        result |= lab_latency(args.lab_rounds)
+        result |= lab_latency(args.lab_rounds, before=args.lab_before)
     result |= frame_export()
     if not args.no_build:
         result |= build_times()
@@ -404,6 +485,7 @@ def main() -> None:
         ("slider → frame, naive interact (median / p95)",
          f"{result['naive_median_ms']:.1f} / {result['naive_p95_ms']:.1f} ms"),
         ("naive / fast, median of per-round ratios", f"{result['naive_over_fast']:.1f}× ({result['rounds']} rounds)"),
+        ("before the layered frame / fast, median of per-round ratios", f"{result['slider_before_over_fast']:.2f}×"),
     ]
     if "lab_key_to_paint_median_ms" in result:
         rows += [
@@ -419,6 +501,16 @@ def main() -> None:
             ("JupyterLab: fast, websocket messages / bytes per change",
              f"{result['lab_messages_per_change']:.0f} / {result['lab_bytes_per_change'] / 1e3:.0f} kB"
              f" (naive {result['lab_naive_bytes_per_change'] / 1e3:.0f} kB)"),
+        ]
+    if "lab_before_over_fast" in result:
+        rows += [
+            ("JupyterLab: before the layered frame, key → painted (median / p95)",
+             f"{result['lab_before_key_to_paint_median_ms']:.1f} / {result['lab_before_key_to_paint_p95_ms']:.1f} ms"),
+            ("JupyterLab: before / fast, median of per-round ratios", f"{result['lab_before_over_fast']:.2f}×"),
+            ("JupyterLab: before, key → new src / src → painted (medians)",
+             f"{result['lab_before_key_to_src_median_ms']:.1f} / {result['lab_before_src_to_paint_median_ms']:.1f} ms"),
+            ("JupyterLab: before, websocket messages / bytes per change",
+             f"{result['lab_before_messages_per_change']:.0f} / {result['lab_before_bytes_per_change'] / 1e3:.0f} kB"),
         ]
     rows += [
         ("static frames, export time (both players)", f"{result['frames_export_s']:.2f} s"),

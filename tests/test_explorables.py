@@ -19,6 +19,7 @@ from attention_scaling.explorables import (
     SCALES,
     STATIC_ENV,
     attention_explorer,
+    normalization_explorer,
     scale_explorer,
 )
 from attention_scaling.figures import D_VALUES, MAX_KEYS, SCORE_EDGES, AttentionFigure, ScaleFigure
@@ -244,19 +245,56 @@ def test_live_widget_redraws_on_slider_change():
         for child in getattr(node, "children", ()):
             yield from find(kind, child)
 
-    image = next(find(w.Image, box))
+    stack = next(find(w.GridBox, box))
+    background, image = stack.children  # the layer is drawn over the background
     readout = [h for h in find(w.HTML, box)][-1]
     sliders = {s.description: s for s in find((w.SelectionSlider, w.FloatLogSlider, w.IntSlider), box)}
     assert set(sliders) == {"key dimension $d_k$ (dimensions)", "vector magnitude $m$ (std of each component)",
                             "number of keys $n$ (keys)", "seed of the draw"}
     for s in sliders.values():  # each slider has a row of its own, so its track keeps room to be dragged
         assert s.layout.width == "100%" and s.style.description_width == "initial"
-    before_img, before_text = image.value, readout.value
+    before_img, before_text, before_bg = image.value, readout.value, background.value
     sliders["key dimension $d_k$ (dimensions)"].value = 1024
     assert image.value != before_img and readout.value != before_text
+    assert background.value == before_bg  # sent once
     assert exp.figure.state["params"]["d_k"] == 1024
+    assert image.value == exp.figure.live_layer_png()  # the layer of the new state
     sliders["number of keys $n$ (keys)"].value = 5
     assert len(exp.figure.state["p_scaled"]) == 5
+
+
+@pytest.mark.parametrize("make", [attention_explorer, scale_explorer, normalization_explorer])
+def test_live_frame_is_a_background_and_a_layer_stacked_as_one_image(make):
+    """The live frame: two images in the one cell of a grid, the background first (under),
+    both as wide as the cell, so they scale together like one image; their composite is the
+    blitted frame. The page gets no echo of a control's value (one message fewer a change)."""
+    import ipywidgets as w
+
+    exp = make()
+    box = exp.widget()
+    stacks = [c for c in box.children if isinstance(c, w.GridBox)]
+    assert len(stacks) == 1 and "asb-live-frame" in stacks[0]._dom_classes
+    stack = stacks[0]
+    assert stack.layout.grid_template_areas == '"frame"' and stack.layout.width == "100%"
+    assert stack.layout.grid_template_columns == "minmax(0, 1fr)"
+    background, layer = stack.children
+    for image in (background, layer):
+        assert isinstance(image, w.Image) and image.format == "png"
+        assert image.layout.grid_area == "frame" and image.layout.width == "100%"
+    bg = Image.open(io.BytesIO(background.value))
+    top = Image.open(io.BytesIO(layer.value))
+    assert bg.size == top.size == exp.figure.fig.canvas.get_width_height()
+    assert top.mode == "RGBA" and np.mean(np.asarray(top)[..., 3] == 0) > 0.5  # mostly transparent
+    composite = np.asarray(Image.alpha_composite(bg.convert("RGBA"), top))[..., :3].astype(int)
+    frame = exp.figure.render()[..., :3].astype(int)
+    assert np.abs(composite - frame).mean() < 0.1
+    assert (np.abs(composite - frame).max(axis=2) > 2).mean() < 1e-3
+    controls = [c for c in box.children if isinstance(c, (w.SelectionSlider, w.FloatLogSlider, w.IntSlider,
+                                                          w.RadioButtons))]
+    assert controls
+    for c in controls:
+        synced = "index" if c.has_trait("index") else "value"
+        assert c.trait_metadata(synced, "echo_update", default=True) is False
 
 
 def test_live_normalization_choice_is_radio_buttons_in_words():

@@ -7,7 +7,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from attention_scaling import diagonal_gradient, jacobian_norm
-from attention_scaling.figures import jacobian_norm_scatter, png_bytes, self_gradient_curve
+from attention_scaling.figures import MIN_FONT_KEY, fast_png, jacobian_norm_scatter, png_bytes, self_gradient_curve
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -41,6 +41,13 @@ def test_jacobian_norm_scatter_data():
         (lambda: jacobian_norm_scatter([[0.5, 0.6]]), "p_samples"),
         (lambda: png_bytes("not a figure"), "fig"),
         (lambda: png_bytes(Figure(), dpi=0), "dpi"),
+        (lambda: fast_png(np.zeros((4, 4, 3)), 100, 11.5), "pixels"),
+        (lambda: fast_png(np.zeros((4, 4), np.uint8), 100, 11.5), "pixels"),
+        (lambda: fast_png(np.zeros((4, 4, 2), np.uint8), 100, 11.5), "pixels"),
+        (lambda: fast_png(np.zeros((0, 4, 3), np.uint8), 100, 11.5), "pixels"),
+        (lambda: fast_png(np.zeros((4, 4, 3), np.uint8), 0, 11.5), "dpi"),
+        (lambda: fast_png(np.zeros((4, 4, 3), np.uint8), 100, float("nan")), "min_font_pt"),
+        (lambda: fast_png(np.zeros((4, 4, 3), np.uint8), 100, 11.5, compress_level=10), "compress_level"),
     ],
 )
 def test_figures_bad_input(call, param):
@@ -82,3 +89,25 @@ def test_live_png_is_the_rendered_frame_with_its_font_size(make):
     assert got.shape == frame.shape and np.array_equal(got, frame)
     assert not np.array_equal(np.asarray(first.convert("RGBA")), got)  # the update shows
     assert float(Image.open(io.BytesIO(png)).text["asb:min-font-pt"]) == expected_pt
+
+
+@pytest.mark.parametrize("channels, mode", [(3, "RGB"), (4, "RGBA")])
+def test_fast_png_decodes_to_its_pixels(channels, mode):
+    """fast_png writes a valid PNG (Pillow checks every chunk's CRC) that decodes to exactly
+    the array, not square so that width and height cannot swap, with its dpi and font size."""
+    import io
+
+    from PIL import Image
+
+    pixels = np.random.default_rng(channels).integers(0, 256, size=(7, 5, channels), dtype=np.uint8)
+    png = fast_png(pixels, 100, 11.5)
+    assert png.startswith(PNG_SIGNATURE)
+    Image.open(io.BytesIO(png)).verify()
+    image = Image.open(io.BytesIO(png))
+    assert image.mode == mode and image.size == (5, 7)
+    assert np.array_equal(np.asarray(image), pixels)
+    assert image.text[MIN_FONT_KEY] == "11.5"
+    assert image.info["dpi"] == pytest.approx((100, 100), abs=1e-3)
+    # a view of a larger array (as a figure's RGB channels are) encodes the same pixels
+    padded = np.concatenate([pixels, np.zeros((7, 5, 1), np.uint8)], axis=2)[..., :channels]
+    assert fast_png(padded, 100, 11.5) == png

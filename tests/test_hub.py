@@ -300,8 +300,9 @@ def wait_ran(page, timeout=240_000):
 
 
 def frame_src(page) -> str:
-    return page.eval_on_selector(".jp-OutputArea .widget-image img, .jp-OutputArea img.widget-image",
-                                 "img => img.src")
+    """Every frame image's src (a live frame is a background and a layer that changes)."""
+    return page.eval_on_selector_all(".jp-OutputArea .widget-image img, .jp-OutputArea img.widget-image",
+                                     "imgs => imgs.map(i => i.src).join(' ')")
 
 
 def save(page, path: Path, done, what: str):
@@ -373,7 +374,7 @@ def a_class(hub, browser, tmp_path, pages):
         page.keyboard.press("ArrowRight")
         wait(page, "the slider did not change the frame",
              "before => [...document.querySelectorAll('.jp-OutputArea .widget-image img,"
-             " .jp-OutputArea img.widget-image')].some(i => i.src !== before)",
+             " .jp-OutputArea img.widget-image')].map(i => i.src).join(' ') !== before",
              arg=before, timeout=30_000)
         assert frame_src(page) != before
 

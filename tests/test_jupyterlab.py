@@ -10,7 +10,9 @@ the page and shuts its kernel down. The tests below assert on that record.
 
 Checks: no error output, no raw MyST in rendered markdown, the widgets render; moving each
 slider by keyboard (ArrowRight on its handle) and by mouse (dragging its handle) changes the
-frame and the readout, and so does each radio button; each slider's track is at least
+frame (the layer image of its stack: the background never changes) and the readout, and
+so does each radio button; the frame's two images coincide, the layer shown on top; each
+slider's track is at least
 250 px wide at a 1280×900 window with JupyterLab's default layout (file browser open); the
 figure fits its output area (no horizontal scroll); no control label has doubled
 parentheses; the code cells the book hides show collapsed. A screenshot of each explorer is
@@ -19,6 +21,7 @@ saved under _build/screenshots/.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 
@@ -36,6 +39,9 @@ MIN_TRACK_PX = 250
 RAW_MYST = ("{glue", "{numref}", "{prf:", ":::", "```{")
 WIDGET_TROUBLE = ("Loading widget...", "Error displaying widget")
 CHANGE_TIMEOUT_MS = 20_000
+# A live explorer: a box whose frame is a stack of two images, the figure's background and
+# the layer of what changes (Explorable.widget).
+EXPLORER = ".jp-Notebook .widget-vbox:has(> .asb-live-frame)"
 
 
 def pages() -> list[str]:
@@ -70,12 +76,15 @@ _READ = """() => {
             errors.push(t.slice(0, 1500));
     }
     const markdown = [...document.querySelectorAll('.jp-Notebook .jp-MarkdownOutput')].map(text);
-    const explorers = [...document.querySelectorAll('.jp-Notebook .widget-vbox')]
-        .filter(b => b.querySelector(':scope > .widget-image'))
+    const explorers = [...document.querySelectorAll(%s)]
         .map(b => {
             const area = b.closest('.jp-OutputArea-output');
-            const img = b.querySelector(':scope > .widget-image');
+            const stack = b.querySelector(':scope > .asb-live-frame');
+            const images = [...stack.querySelectorAll(':scope > .widget-image')];
+            const rect = e => { const r = e.getBoundingClientRect();
+                                return [r.left, r.top, r.width, r.height]; };
             return {
+                stack: images.map(rect),  // the background, then the layer
                 labels: [...b.querySelectorAll('.widget-label, .widget-htmlmath, .widget-radio-box label')]
                     .map(text).filter(t => t.trim()),
                 sliders: [...b.querySelectorAll('.widget-slider')].map(s => ({
@@ -84,8 +93,8 @@ _READ = """() => {
                         .getBoundingClientRect().width,
                 })),
                 radios: [...b.querySelectorAll('.widget-radio-box input[type=radio]')].length,
-                imgRight: img.getBoundingClientRect().right,
-                imgWidth: img.getBoundingClientRect().width,
+                imgRight: stack.getBoundingClientRect().right,
+                imgWidth: stack.getBoundingClientRect().width,
                 areaRight: area.getBoundingClientRect().right,
                 areaScroll: area.scrollWidth - area.clientWidth,
                 boxScroll: b.scrollWidth - b.clientWidth,
@@ -98,15 +107,23 @@ _READ = """() => {
         hiddenInputs: document.querySelectorAll('.jp-Notebook .jp-InputPlaceholder').length,
         trouble: outputs.map(text).filter(t => %s.some(w => t.includes(w))).map(t => t.slice(0, 300)),
     };
-}""" % repr(list(WIDGET_TROUBLE)).replace("'", '"')
+}""" % (json.dumps(EXPLORER), json.dumps(list(WIDGET_TROUBLE)))
 
-# The frame (the image's blob URL, new for each frame) and the readout of explorer i.
+# The frame (the layer image's blob URL, new for each frame: the background never changes)
+# and the readout of explorer i.
 _STATE = """i => {
-    const b = [...document.querySelectorAll('.jp-Notebook .widget-vbox')]
-        .filter(b => b.querySelector(':scope > .widget-image'))[i];
+    const b = document.querySelectorAll(%s)[i];
     const html = [...b.querySelectorAll(':scope > .widget-html')];
-    return [b.querySelector(':scope > .widget-image').src, html.length ? html[html.length - 1].textContent : ''];
-}"""
+    return [b.querySelector(':scope > .asb-live-frame > .widget-image:last-child').src,
+            html.length ? html[html.length - 1].textContent : ''];
+}""" % json.dumps(EXPLORER)
+# Whether the page shows explorer i's layer at the middle of its frame, over the background
+# (the frame must be in view).
+_LAYER_ON_TOP = """i => {
+    const images = document.querySelectorAll(%s)[i].querySelectorAll(':scope > .asb-live-frame > .widget-image');
+    const r = images[images.length - 1].getBoundingClientRect();
+    return images.length === 2 && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === images[1];
+}""" % json.dumps(EXPLORER)
 # Waits until explorer i has shown the same frame for half a second (a drag sends many).
 _SETTLE = """async i => {
     const get = %s;
@@ -122,7 +139,7 @@ _SETTLE = """async i => {
 
 
 def _explorer(page, i):
-    return page.locator(".jp-Notebook .widget-vbox:has(> .widget-image)").nth(i)
+    return page.locator(EXPLORER).nth(i)
 
 
 def _changes(page, i, act) -> dict:
@@ -166,6 +183,8 @@ def visit(browser, server, urlpath: str) -> dict:
             box.scroll_into_view_if_needed()
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             box.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{_name(urlpath)}-{i}.png"))
+            box.locator(".asb-live-frame").scroll_into_view_if_needed()
+            explorer["layerOnTop"] = page.evaluate(_LAYER_ON_TOP, i)
             for j, slider in enumerate(explorer["sliders"]):
                 handle = box.locator(".widget-slider").nth(j).locator(".noUi-handle")
                 slider["keyboard"] = _changes(page, i, lambda: (handle.focus(), page.keyboard.press("ArrowRight")))
@@ -295,6 +314,10 @@ def test_layout_gives_room(visited, urlpath):
             assert slider["track"] >= MIN_TRACK_PX, (
                 f"{urlpath}: the track of '{slider['label']}' is {slider['track']:.0f} px, under {MIN_TRACK_PX}")
         assert explorer["imgWidth"] > 0, f"{urlpath}: the figure has no width"
+        background, layer = explorer["stack"]  # two images, exactly one over the other
+        assert all(abs(a - b) <= 0.5 for a, b in zip(background, layer)), (
+            f"{urlpath}: the frame's layer {layer} is not over its background {background}")
+        assert explorer["layerOnTop"], f"{urlpath}: the frame's background hides its layer"
         assert explorer["imgRight"] <= explorer["areaRight"] + 0.5, f"{urlpath}: the figure is wider than its output"
         assert explorer["areaScroll"] <= 0 and explorer["boxScroll"] <= 0, f"{urlpath}: the explorer scrolls sideways"
 

@@ -26,6 +26,7 @@ __all__ = [
     "softmax_error_figure",
     "overflow_fraction_figure",
     "png_bytes",
+    "fast_png",
     "make_legible",
     "SMALL_PT",
     "BlitFigure",
@@ -78,6 +79,48 @@ def _png_info(fig: Figure, dpi: float):
     info = PngImagePlugin.PngInfo()
     info.add_text(MIN_FONT_KEY, f"{make_legible(fig):g}")
     return info, (dpi, dpi)
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    import zlib
+
+    return len(data).to_bytes(4, "big") + kind + data + zlib.crc32(kind + data).to_bytes(4, "big")
+
+
+def fast_png(pixels: np.ndarray, dpi: float, min_font_pt: float, compress_level: int = 1) -> bytes:
+    """An RGB or RGBA ``uint8`` array of shape (height, width, channels) as PNG bytes, written
+    directly: no row filter, zlib at ``compress_level`` (for live frames).
+
+    Measured on the attention figure (960×395): 4–6 ms a frame, against 18–22 ms for
+    Pillow at the same level (its adaptive row filters cost most of that), and about as
+    many bytes. The file records the dpi (pHYs) and the smallest font size
+    (:data:`MIN_FONT_KEY`), as :func:`png_bytes` does; Pillow and browsers decode it.
+    """
+    import zlib
+
+    pixels = np.asarray(pixels)
+    if pixels.dtype != np.uint8 or pixels.ndim != 3 or pixels.shape[2] not in (3, 4) or 0 in pixels.shape:
+        raise ValueError(f"pixels must be a non-empty uint8 array of shape (height, width, 3 or 4), "
+                         f"got {pixels.dtype} {pixels.shape}")
+    dpi = v.positive_real(dpi, "dpi")
+    min_font_pt = v.positive_real(min_font_pt, "min_font_pt")
+    compress_level = v.positive_int(compress_level, "compress_level", minimum=0)
+    if compress_level > 9:
+        raise ValueError(f"compress_level must be at most 9, got {compress_level}")
+    height, width, channels = pixels.shape
+    rows = np.empty((height, width * channels + 1), np.uint8)
+    rows[:, 0] = 0  # filter type None on every row
+    rows[:, 1:] = pixels.reshape(height, -1)
+    per_metre = round(dpi / 0.0254).to_bytes(4, "big")
+    return b"".join((
+        b"\x89PNG\r\n\x1a\n",
+        _chunk(b"IHDR", width.to_bytes(4, "big") + height.to_bytes(4, "big")
+               + bytes((8, 2 if channels == 3 else 6, 0, 0, 0))),
+        _chunk(b"pHYs", per_metre + per_metre + b"\x01"),
+        _chunk(b"tEXt", MIN_FONT_KEY.encode("latin-1") + b"\0" + f"{min_font_pt:g}".encode("latin-1")),
+        _chunk(b"IDAT", zlib.compress(rows.data, compress_level)),
+        _chunk(b"IEND", b""),
+    ))
 
 
 def png_bytes(fig: Figure, dpi: int = 100) -> bytes:
@@ -512,25 +555,45 @@ class BlitFigure:
         return np.asarray(self.canvas.buffer_rgba())
 
     def png(self, compress_level: int = 1) -> bytes:
-        """The current frame as PNG bytes, encoded fast (for live sliders).
+        """The current frame as PNG bytes, encoded fast (:func:`fast_png`).
 
         An opaque frame (the live figures' are) is saved as RGB (72 kB for the attention
         figure, 80 kB as RGBA, and faster to encode). A palette would halve the bytes, but the fast octree
         shifts white to grey and drops the Jacobian's faint cells, and the faithful
         quantisers cost more time than the bytes save. The font-size chunk reuses the size
         measured when the background was drawn (measuring it again cost 15 ms a frame).
+        The live widget sends :meth:`live_layer_png` instead, over :meth:`live_background_png`.
         """
-        from PIL import Image, PngImagePlugin
-
-        buf = io.BytesIO()
         frame = self.render()
-        image = Image.fromarray(frame)
         if (frame[..., 3] == 255).all():
-            image = image.convert("RGB")
-        info = PngImagePlugin.PngInfo()
-        info.add_text(MIN_FONT_KEY, f"{self._smallest_pt:g}")
-        image.save(buf, format="PNG", compress_level=compress_level, pnginfo=info, dpi=(self.fig.dpi,) * 2)
-        return buf.getvalue()
+            frame = frame[..., :3]
+        return fast_png(frame, self.fig.dpi, self._smallest_pt, compress_level)
+
+    def live_background_png(self) -> bytes:
+        """Everything that never changes, exactly (RGB, :func:`fast_png`): the live widget sends it once.
+
+        Unlike :meth:`background_png` it is not quantised, so :meth:`live_layer_png` laid over it
+        gives the blitted frame to within the rounding of alpha blending.
+        """
+        self._ensure_background()
+        self.canvas.restore_region(self._background)
+        rgba = np.asarray(self.canvas.buffer_rgba())
+        return fast_png(rgba[..., :3] if (rgba[..., 3] == 255).all() else rgba, self.fig.dpi, self._smallest_pt)
+
+    def live_layer_png(self) -> bytes:
+        """Only the changing artists on a transparent canvas, RGBA, not quantised, encoded fast
+        (:func:`fast_png`): what the live widget sends per change, stacked over
+        :meth:`live_background_png`.
+
+        The attention figure's layer is about 22 kB, against 71 kB for the full frame, and it
+        skips restoring the background; 90 % of its pixels are transparent.
+        """
+        self._ensure_background()
+        renderer = self.canvas.get_renderer()
+        renderer.clear()  # transparent
+        for artist in self._dynamic:
+            self.fig.draw_artist(artist)
+        return fast_png(np.asarray(self.canvas.buffer_rgba()), self.fig.dpi, self._smallest_pt)
 
     def _ensure_background(self) -> None:
         if self._background is None:
