@@ -79,7 +79,7 @@ def _run(cmd: list[str], step: str, **kw) -> subprocess.CompletedProcess:
     proc = subprocess.run(cmd, capture_output=True, text=True, **kw)
     if proc.returncode != 0:
         raise SystemExit(f"{step} failed ({proc.returncode}): {' '.join(cmd)}\n"
-                         f"{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
+                         f"{proc.stderr[-3000:]}\n--- its output ---\n{proc.stdout[-2000:]}")
     return proc
 
 
@@ -240,6 +240,31 @@ def _check_archive(site: Path, tmp: Path, waited: float) -> None:
     times.update(archive_and_checks_s=lab_mark - mark, lab_s=time.monotonic() - lab_mark,
                  background_awaited_s=waited, zip_mb=size / 1e6)
     print("test_dist:", json.dumps({k: round(v, 1) if isinstance(v, float) else v for k, v in times.items()}))
+
+
+def _make_dist(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], cwd=ROOT, capture_output=True, text=True)
+
+
+def test_a_missing_built_book_says_to_run_make_book(tmp_path):
+    proc = _make_dist("--site", str(tmp_path / "html"), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 1
+    assert "no built book" in proc.stderr and "run `make book`" in proc.stderr, proc.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_book_built_from_another_commit_is_refused(tmp_path):
+    """The archive is named by the checkout's commit, so its site must come from it too."""
+    site = tmp_path / "html"
+    site.mkdir()
+    (site / "index.html").write_text(
+        '<p class="asb-build">Built on 2026-01-01 from commit <code class="asb-commit" '
+        f'data-sha="{"0" * 40}">0000000</code>.</p>')
+    proc = _make_dist("--site", str(site), "--out", str(tmp_path / "out"),
+                      "--wheelhouse", str(tmp_path / "wheels"))
+    assert proc.returncode == 1
+    assert "from commit 0000000" in proc.stderr and "run `make book`" in proc.stderr, proc.stderr
+    assert not (tmp_path / "wheels").exists() and not (tmp_path / "out").exists()
 
 
 if __name__ == "__main__":
