@@ -15,11 +15,13 @@ loopback (`unshare -n`).
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -108,7 +110,16 @@ def start_background_install() -> None:
         tmp = Path(tempfile.mkdtemp(prefix="dist-test-"))
         _RUN.update(tmp=tmp, log=tempfile.TemporaryFile(), started=time.monotonic())
         _RUN["proc"] = subprocess.Popen([sys.executable, __file__, "background", str(tmp)], cwd=ROOT,
-                                        stdout=_RUN["log"], stderr=subprocess.STDOUT)
+                                        stdout=_RUN["log"], stderr=subprocess.STDOUT, start_new_session=True)
+        atexit.register(_clean_up)
+
+
+def _clean_up() -> None:
+    """At exit (the test deselected or stopped early): no run left behind, no venv in /tmp."""
+    if _RUN["proc"].poll() is None:  # its pip and venv steps too: they share its process group
+        os.killpg(_RUN["proc"].pid, signal.SIGKILL)
+        _RUN["proc"].wait()
+    shutil.rmtree(_RUN["tmp"], ignore_errors=True)
 
 
 def _sha(data: bytes) -> str:
