@@ -69,8 +69,9 @@ def test_package_tests_pass_with_the_oldest_versions():
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
-    log.seek(0)
-    output = log.read().decode(errors="replace")
+    with log:  # closed here, not left to the interpreter (a ResourceWarning at exit)
+        log.seek(0)
+        output = log.read().decode(errors="replace")
     lines = [ln for ln in output.splitlines() if not ln.startswith("WARNING: Location")]
     summary = lines[-1] if lines else ""
     assert proc.returncode == 0, "scripts/test-oldest failed:\n" + "\n".join(lines[-60:])

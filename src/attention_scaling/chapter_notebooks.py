@@ -54,7 +54,7 @@ _INSTALL = '''\
 # this notebook sits in, else from SOURCE. Elsewhere it does nothing.
 import importlib.util, pathlib, site, sysconfig
 {source}
-up = pathlib.Path("x").absolute().parents  # this folder and those above it
+up = (pathlib.Path.cwd(), *pathlib.Path.cwd().parents)  # here, and above
 root = [d for d in up if '"attention-scaling"' in "".join(
     p.read_text() for p in d.glob("pyproject.toml"))]
 if importlib.util.find_spec("attention_scaling") is None:
@@ -131,6 +131,12 @@ class _Context:
         self.link = link  # (target docname, anchor) -> url or None
         self.math_numfig = math_numfig
         self.in_table = False
+        self.dropped_anchors = 0  # open <a> tags with a site-relative href, left out
+
+
+#: An inline HTML link to a file of the built site (``href="../print/..."``): a notebook
+#: has no such file beside it, so the link's text stays and the tags go.
+_SITE_ANCHOR = re.compile(r'<a\s+href="(?![a-z][a-z0-9+.-]*:|#)[^"]*"\s*>')
 
 
 def _number(ctx, kind, node_id):
@@ -172,6 +178,12 @@ def _inline(ctx, node) -> str:
         return f"{fence}{pad}{text}{pad}{fence}"
     if isinstance(node, nodes.raw):
         text = node.astext()
+        if _SITE_ANCHOR.fullmatch(text.strip()):
+            ctx.dropped_anchors += 1
+            return ""
+        if text.strip() == "</a>" and ctx.dropped_anchors:
+            ctx.dropped_anchors -= 1
+            return ""
         return "" if "<script" in text or "<svg" in text else _one_line(text)
     if isinstance(node, (nodes.image, nodes.target, nodes.substitution_definition, nodes.comment)):
         return ""

@@ -196,7 +196,8 @@ def _toc_pages(app) -> list[tuple[str, str]]:
 
 
 def _write_site_pages(app, exception):
-    """The 404 page and the landing page (before sphinx-external-toc's plain redirect)."""
+    """The 404 page and the landing page (before sphinx-external-toc's plain redirect), and the
+    printable worksheet and exit ticket (attention_scaling.worksheets)."""
     if exception is not None or not _is_html(app):
         return
     out = Path(app.outdir)
@@ -223,6 +224,10 @@ def _write_site_pages(app, exception):
         encoding="utf-8",
     )
     logger.info("attention_scaling: wrote 404.html and index.html for %s", base)
+    from .worksheets import write_sheets
+
+    sheets = write_sheets(out, footer=publishing.footer_html(app.asb_build_stamp))
+    logger.info("attention_scaling: wrote the printable sheets %s", ", ".join(p.name for p in sheets))
 
 
 def _colab_only_for_notebooks(app, pagename, templatename, context, doctree):
@@ -259,6 +264,34 @@ def _mark_kernel_exercises(app, doctree, docname):
             note += nodes.Text(KERNEL_NOTE)
             node += note
 
+
+
+# --- a lab's answer spaces --------------------------------------------------------------
+
+#: A lab's markdown cell that starts with this (in bold) is where the student writes a
+#: prediction: in a notebook they edit the cell, on the web page it becomes a box to write in.
+PREDICTION_LEAD = "Your prediction:"
+PREDICTION_HINT = "Write it here before you open the check's output below."
+
+
+def _answer_spaces(app, doctree, docname):
+    """Turn each "**Your prediction:** ..." paragraph into a labelled text box.
+
+    On the static page (and printed) the box is the space to answer; the check's output
+    and the answer stay folded below it (tags ``hide-output`` and ``<details
+    class="asb-answer">``), so a lab page works as a worksheet.
+    """
+    count = 0
+    for para in list(doctree.findall(nodes.paragraph)):
+        # myst-nb may start a notebook cell's paragraph with an empty text node
+        lead = next((c for c in para.children if not (isinstance(c, nodes.Text) and not c.strip())), None)
+        if isinstance(lead, nodes.strong) and lead.astext().strip() == PREDICTION_LEAD:
+            count += 1
+            box = f"asb-prediction-{count}"
+            para.replace_self(nodes.raw(
+                "", f'<div class="asb-prediction"><label for="{box}">Your prediction</label>'
+                    f'<textarea id="{box}" rows="3" placeholder="{html.escape(PREDICTION_HINT)}">'
+                    "</textarea></div>", format="html"))
 
 # --- player frames as files -------------------------------------------------------------
 
@@ -414,4 +447,5 @@ def setup(app):
     # sphinx-thebe adds its config block at the default priority (500); run after it.
     app.connect("doctree-resolved", _drop_thebe_config, priority=900)
     app.connect("doctree-resolved", _mark_kernel_exercises)
+    app.connect("doctree-resolved", _answer_spaces)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
