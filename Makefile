@@ -10,7 +10,7 @@ HTML := _build/html
 PAGES_BRANCH ?= gh-pages
 REMOTE ?= origin
 
-.PHONY: help venv venv-test book chapter-notebooks serve test test-oldest bench pdf publish clean
+.PHONY: help venv venv-test book chapter-notebooks serve test test-oldest bench pdf publish dist clean
 
 help:
 	@echo "make book   build the book strictly into $(HTML) (creates $(VENV) on first use)"
@@ -22,6 +22,7 @@ help:
 	@echo "make bench-class  kernels, memory and slider latency for a class of 5-40 on this machine"
 	@echo "make publish  build, then push $(HTML) to the $(PAGES_BRANCH) branch of $(REMOTE) (ghp-import)"
 	@echo "make pdf    print the book (or PAGES=\"book/intro.html ...\") to _build/handout.pdf"
+	@echo "make dist   build, then zip the site, the labs and their wheels for use with no network (_build/dist/)"
 	@echo "make clean  remove _build (keeps $(VENV))"
 
 venv:
@@ -80,6 +81,11 @@ publish: book
 	$(VENV)/bin/ghp-import -n -o -f -p -r $(REMOTE) -b $(PAGES_BRANCH) \
 	  -m "Publish the book built from $$(git rev-parse --short HEAD)" $(HTML)
 	@echo "Pushed $(HTML) to $(REMOTE)/$(PAGES_BRANCH)."
+
+# The book for students with no network: the site, the labs and the wheels they need, in one
+# zip in _build/dist/ (scripts/make_dist.py; its README.txt says how to install offline).
+dist: book
+	$(PY) scripts/make_dist.py
 
 clean:
 	rm -rf _build

@@ -124,3 +124,9 @@ def pytest_collection_finish(session):
         from test_oldest import start_background_run
 
         start_background_run()
+
+    # The archive test's fresh venv and offline install (tests/test_dist.py), likewise.
+    if any(item.name == "test_the_archive_installs_and_runs_a_lab_offline" for item in session.items):
+        from test_dist import start_background_install
+
+        start_background_install()
