@@ -92,6 +92,7 @@
       }
     }
     show();
+    present(root, data, show);
     root.classList.add("asb-ready");
     // The maths in a player's title and labels is not a Tab stop: a keyboard user tabs from
     // control to control. (Elsewhere MathJax keeps its Tab stops, which make scrolling
@@ -104,8 +105,170 @@
       if (mj && mj.startup && mj.startup.promise) { mj.startup.promise.then(untab); } else { untab(); }
     });
   }
+  // --- Presentation mode ------------------------------------------------------------
+  // The player fills the screen (a fixed overlay, moved to the end of <body> so that no
+  // ancestor clips it; the Fullscreen API too when a click starts it) and the lesson's
+  // stops (data.stops, see attention_scaling/lesson.py) are stepped through with the keys a
+  // clicker sends. Without stops, the first control's values are the stops.
+  var NEXT = { ArrowRight: 1, PageDown: 1, " ": 1, Spacebar: 1, ArrowLeft: -1, PageUp: -1 };
+  function present(root, data, show) {
+    var open = root.querySelector(".asb-present-open");
+    var close = root.querySelector(".asb-present-close");
+    var caption = root.querySelector(".asb-stop");
+    if (!open || !close || !caption) { return; }
+    var stops = (data.stops && data.stops.length) ? data.stops : null;
+    var current = 0, active = false, placeholder = null, scroll = null, fullscreen = false;
+    function positions() {  // the chosen index of every control
+      return data.controls.map(function (c) {
+        if (c.kind === "radio") {
+          var on = root.querySelector('input[type="radio"][name="' + c.id + '"]:checked');
+          return on ? Number(on.value) : 0;
+        }
+        return Number(document.getElementById(c.id).value);
+      });
+    }
+    function setTo(at) {
+      data.controls.forEach(function (c, k) {
+        if (c.kind === "radio") {
+          var r = root.querySelector('input[type="radio"][name="' + c.id + '"][value="' + at[k] + '"]');
+          if (r) { r.checked = true; }
+        } else {
+          document.getElementById(c.id).value = String(at[k]);
+        }
+      });
+      show();
+    }
+    // The figure gets the screen's height under the bar (the caption may wrap), as wide as fits.
+    function layout() {
+      if (!active) { return; }
+      var bar = root.querySelector(".asb-present-bar"), cs = window.getComputedStyle(root);
+      var room = root.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) -
+        bar.offsetHeight - parseFloat(cs.rowGap || 0);
+      root.style.setProperty("--asb-room", Math.max(120, Math.floor(room)) + "px");
+    }
+    function describe() {  // the caption: the stop shown, or the one last visited
+      var now = positions().join(",");
+      var stop = stops[current];
+      if (stop.at.join(",") === now) {
+        caption.textContent = "Stop " + (current + 1) + " of " + stops.length + ": " + stop.caption;
+      } else {
+        caption.textContent = "Between stops (last: " + (current + 1) + " of " + stops.length +
+          "). Next: " + (current + 1 < stops.length ? stops[current + 1].caption : "none, the last was shown");
+      }
+      layout();
+    }
+    function go(k) {
+      current = Math.max(0, Math.min(stops.length - 1, k));
+      setTo(stops[current].at);
+      describe();
+    }
+    function step(by) {  // off the plan (a control moved by hand), Back returns to the last stop
+      var here = stops[current].at.join(",") === positions().join(",");
+      go(here || by > 0 ? current + by : current);
+    }
+    function focusables() {
+      return [].filter.call(root.querySelectorAll("button, input, [tabindex]:not([tabindex='-1'])"), function (el) {
+        return !el.disabled && el.offsetParent !== null && !(el.type === "radio" && !el.checked);
+      });
+    }
+    function onKey(e) {
+      if (!active) { return; }
+      if (e.key === "Escape" || e.key === "Esc") { e.preventDefault(); leave(); return; }
+      if (e.key === "Tab") {  // Tab stays inside the dialog
+        var list = focusables();
+        if (!list.length) { e.preventDefault(); return; }
+        var i = list.indexOf(document.activeElement);
+        if (e.shiftKey && (i <= 0)) { e.preventDefault(); list[list.length - 1].focus(); }
+        else if (!e.shiftKey && (i === -1 || i === list.length - 1)) { e.preventDefault(); list[0].focus(); }
+        return;
+      }
+      if (e.altKey || e.ctrlKey || e.metaKey || !(e.key in NEXT)) { return; }
+      e.preventDefault();
+      e.stopPropagation();
+      step(NEXT[e.key]);
+    }
+    function onFullscreen() {  // the browser's own Escape leaves full screen: leave with it
+      if (active && fullscreen && !document.fullscreenElement) { fullscreen = false; leave(); }
+    }
+    function enter(byClick) {
+      if (active) { return; }
+      active = true;
+      if (!data.stops || !data.stops.length) { stops = firstControlStops(data, positions()); }
+      scroll = [window.scrollX, window.scrollY];
+      placeholder = document.createElement("div");
+      placeholder.className = "asb-placeholder";
+      placeholder.style.height = root.offsetHeight + "px";
+      root.parentNode.insertBefore(placeholder, root);
+      document.body.appendChild(root);
+      document.documentElement.classList.add("asb-presenting-page");
+      root.classList.add("asb-presenting");
+      var stack = root.querySelector(".asb-stack"), img = root.querySelector("img.asb-frame");
+      if (stack && img) {
+        stack.style.setProperty("--asb-ratio", img.getAttribute("width") + " / " + img.getAttribute("height"));
+      }
+      root.setAttribute("role", "dialog");
+      root.setAttribute("aria-modal", "true");
+      root.setAttribute("tabindex", "-1");
+      document.addEventListener("keydown", onKey, true);
+      document.addEventListener("fullscreenchange", onFullscreen);
+      window.addEventListener("resize", layout);
+      go(0);
+      root.focus({ preventScroll: true });
+      if (byClick && root.requestFullscreen) {
+        try {
+          var p = root.requestFullscreen();
+          fullscreen = true;
+          if (p && p.catch) { p.catch(function () { fullscreen = false; }); }
+        } catch (err) { fullscreen = false; }
+      }
+    }
+    function leave() {
+      if (!active) { return; }
+      active = false;
+      document.removeEventListener("keydown", onKey, true);
+      document.removeEventListener("fullscreenchange", onFullscreen);
+      window.removeEventListener("resize", layout);
+      if (fullscreen && document.fullscreenElement && document.exitFullscreen) {
+        document.exitFullscreen().catch(function () {});
+      }
+      fullscreen = false;
+      root.classList.remove("asb-presenting");
+      document.documentElement.classList.remove("asb-presenting-page");
+      root.setAttribute("role", "group");
+      root.removeAttribute("aria-modal");
+      root.removeAttribute("tabindex");
+      caption.textContent = "";
+      if (placeholder) { placeholder.parentNode.replaceChild(root, placeholder); placeholder = null; }
+      window.scrollTo(scroll[0], scroll[1]);
+      open.focus({ preventScroll: true });
+    }
+    open.addEventListener("click", function () { enter(true); });
+    close.addEventListener("click", leave);
+    root.addEventListener("input", function () { if (active) { describe(); } });
+    root.addEventListener("change", function () { if (active) { describe(); } });
+    root.asbPresent = enter;
+  }
+  // Stops of a player the lesson has none for: the first control's values, the others kept.
+  function firstControlStops(data, now) {
+    var first = data.controls[0];
+    var sizes = data.controls.map(function (c) { return c.values.length; });
+    return first.values.map(function (value, i) {
+      var at = now.slice();
+      at[0] = i;
+      var index = 0;
+      at.forEach(function (a, k) { index = index * sizes[k] + a; });
+      return { caption: first.label + " = " + (value + " " + first.unit).trim(), at: at, index: index };
+    });
+  }
   function start() {
     document.querySelectorAll(".asb-player").forEach(init);
+    // ?present opens the page's first player in presentation mode, ?present=2 the second.
+    var match = /[?&]present(?:=(\d+))?(?:&|$)/.exec(window.location.search);
+    if (match) {
+      var players = document.querySelectorAll(".asb-player");
+      var which = players[(match[1] ? Number(match[1]) : 1) - 1];
+      if (which && which.asbPresent) { which.asbPresent(false); }
+    }
   }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);

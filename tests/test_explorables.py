@@ -585,3 +585,68 @@ def test_readout_numbers_are_never_a_misleading_zero_or_one():
             readout_number(bad, 3)
     _, _, readout = scale_explorer().frame(scale=100.0)
     assert "norm of the Jacobian 0.0000" not in readout and "largest P(1-P) 0.000 " not in readout
+
+
+# --- the lesson's stops (attention_scaling.lesson), stepped through in presentation mode ---
+
+from attention_scaling import lesson  # noqa: E402
+
+EXPLORERS = {"attention": lambda: attention_explorer(n_pairs=500), "scale": scale_explorer,
+             "normalization": normalization_explorer}
+
+
+@pytest.mark.parametrize("name", sorted(EXPLORERS))
+def test_every_lesson_stop_is_a_point_of_its_players_grid(name):
+    explorable = EXPLORERS[name]()
+    assert explorable.name == name and explorable.stops == lesson.stops(name)
+    grid = {c.name: c.values for c in explorable.controls}
+    assert lesson.check_stops(name, grid) == lesson.stops(name)
+    assert len(lesson.stops(name)) >= 4
+    for stop in lesson.stops(name):
+        assert 0 < len(stop.caption) <= lesson.CAPTION_MAX
+        assert explorable.grid().count(dict(stop.settings)) == 1
+
+
+def test_a_stop_off_the_grid_is_refused_naming_explorer_and_stop():
+    grid = {c.name: c.values for c in attention_explorer().controls}
+    bad = lesson.stops("attention")[:2] + (lesson.Stop("between grid points", {"d_k": 100, "magnitude": 1.0}),)
+    with pytest.raises(ValueError, match=r"explorer 'attention', stop 3 \('between grid points'\): d_k = 100"):
+        lesson.check_stops("attention", grid, bad)
+    missing = (lesson.Stop("no magnitude", {"d_k": 64}),)
+    with pytest.raises(ValueError, match=r"explorer 'attention', stop 1 .*exactly the controls"):
+        lesson.check_stops("attention", grid, missing)
+    with pytest.raises(ValueError, match="caption"):
+        lesson.check_stops("attention", grid, (lesson.Stop("x" * (lesson.CAPTION_MAX + 1), {"d_k": 64,
+                                                                                          "magnitude": 1.0}),))
+    with pytest.raises(ValueError, match="explorer must be one of"):
+        lesson.stops("softmax")
+    # the player refuses them too, before computing a frame
+    explorable = attention_explorer()
+    explorable.stops = bad
+    with pytest.raises(ValueError, match="explorer 'attention', stop 3"):
+        explorable.static_html()
+
+
+def test_player_data_carries_the_stops_as_grid_indices(attention_player):
+    data = player_data(attention_player)
+    sizes = [len(c["values"]) for c in data["controls"]]
+    assert len(data["stops"]) == len(lesson.stops("attention"))
+    for shipped, stop in zip(data["stops"], lesson.stops("attention")):
+        assert shipped["caption"] == stop.caption
+        index = shipped["at"][0] * sizes[1] + shipped["at"][1]  # mixed radix, last control fastest
+        assert shipped["index"] == index
+        # the frame at that index is the one drawn at the stop's settings (its alt says so)
+        d_k, m = stop.settings["d_k"], stop.settings["magnitude"]
+        assert f"at d_k = {d_k}, m = {m:.2f}," in data["alts"][index]
+    # presentation mode's markup: a Present button, a caption for the stops, a Close button
+    assert '<button type="button" class="asb-present-open"' in attention_player
+    assert '<p class="asb-stop" aria-live="polite">' in attention_player
+    assert '<button type="button" class="asb-present-close">Close</button>' in attention_player
+
+
+def test_a_player_without_lesson_stops_ships_none():
+    data = player_data(scale_explorer().static_html())
+    assert [s["index"] for s in data["stops"]] == [SCALES.index(s.settings["scale"]) for s in lesson.stops("scale")]
+    explorable = scale_explorer()
+    explorable.stops = ()
+    assert player_data(explorable.static_html())["stops"] == []

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _validate as v
+from . import lesson
 from .numerics import ENSEMBLE_QUERIES
 from .figures import D_VALUES, MAX_KEYS, AttentionFigure, BlitFigure, NormalizationFigure, ScaleFigure
 
@@ -162,6 +163,7 @@ class Explorable:
     controls: list
     live_only: list = field(default_factory=list)  # sliders only the live version has
     describe: object = None  # callable(state) -> (alt text, readout text)
+    stops: tuple = ()  # the lesson's settings to step through (attention_scaling.lesson)
     _figure: BlitFigure | None = None
 
     @property
@@ -304,13 +306,20 @@ class Explorable:
         uid = f"asb-{self.name}-{next(_ids)}"
         default_index = self.grid().index({c.name: c.default for c in self.controls})
         rows = [self._static_control(c, f"{uid}-{c.name}") for c in self.controls]
+        grid = {c.name: c.values for c in self.controls}
+        stops = lesson.check_stops(self.name, grid, self.stops) if self.stops else ()
         data = {
             "controls": [{"id": f"{uid}-{c.name}", "unit": c.unit, "kind": "radio" if c.is_choice else "range",
-                          "values": [c.show(x) for x in c.values]}
+                          "label": plain_text(c.label), "values": [c.show(x) for x in c.values]}
                          for c in self.controls],
             "frames": encoded,
             "alts": [alt for _, alt, _ in frames],
             "readouts": [r for _, _, r in frames],
+            # presentation mode steps through these (the player's grid indices; see lesson.py)
+            "stops": [{"caption": stop.caption,
+                       "at": [c.values.index(stop.settings[c.name]) for c in self.controls],
+                       "index": self.grid().index(dict(stop.settings))}
+                      for stop in stops],
         }
         grid_note = "; ".join(f"{plain_text(c.label)} in {{{', '.join(c.show(x) for x in c.values)}}}"
                               for c in self.controls)
@@ -325,7 +334,12 @@ class Explorable:
                 + f". {how} In the notebook version every control is live.")
         return (
             f'<div class="asb-player" id="{uid}" role="group" aria-label="{html.escape(plain_text(self.title))}">'
-            f'<p class="asb-title">{math_html(self.title)}</p>'
+            # presentation mode (player.js): shown only once the script runs, never printed
+            f'<button type="button" class="asb-present-open" title="Show this player full screen, '
+            f'{"with the lesson&#39;s stops" if stops else "one value at a time"}">Present</button>'
+            f'<div class="asb-present-bar"><p class="asb-stop" aria-live="polite"></p>'
+            f'<button type="button" class="asb-present-close">Close</button></div>'
+            f'<p class="asb-title" id="{uid}-title">{math_html(self.title)}</p>'
             f'<div class="asb-controls">{"".join(rows)}</div>'
             f'<div class="asb-scroll"><div class="asb-stack" style="aspect-ratio: {width} / {height}">'
             f'<img class="asb-background" src="data:image/png;base64,{background}" alt="" width="{width}" height="{height}">'
@@ -333,6 +347,8 @@ class Explorable:
             f'alt="{html.escape(alt0)}" width="{width}" height="{height}"></div></div>'
             f'<p class="asb-readout" aria-live="polite">{html.escape(readout0)}</p>'
             f'<p class="asb-note">{html.escape(note)}</p>'
+            '<p class="asb-keys">Next: → PageDown Space. Back: ← PageUp. '
+            'Fine steps: ↑ ↓ on a control. Leave: Escape.</p>'
             f'<script type="application/json" class="asb-data">{json.dumps(data, separators=(",", ":"))}</script>'
             "</div>"
         )
@@ -442,6 +458,7 @@ def attention_explorer(n_pairs: int = 2000) -> Explorable:
             Control("seed", "seed of the draw", "", (0,), 0, ("int", 0, 99)),
         ],
         describe=_describe_attention,
+        stops=lesson.stops("attention"),
     )
 
 
@@ -469,6 +486,7 @@ def scale_explorer(seed: int = 0) -> Explorable:
         controls=[Control("scale", "scale $s$ (inverse temperature $1/T$)", "", SCALES, 1.0,
                           ("log", 0.05, 100.0, 0.02), fmt="{:g}")],
         describe=_describe_scale,
+        stops=lesson.stops("scale"),
     )
 
 
@@ -504,6 +522,7 @@ def normalization_explorer(seed: int = 0) -> Explorable:
                     ("log", *NormalizationFigure.GAIN_RANGE, float(np.log10(2) / 15)), fmt="{:g}"),
         ],
         describe=_describe_normalization,
+        stops=lesson.stops("normalization"),
     )
 
 

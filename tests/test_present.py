@@ -1,0 +1,230 @@
+"""Presentation mode of the static players (_static/player.js, book.css), in headless Chromium.
+
+A player's Present button (or ``?present`` in the address) makes it a dialog over the whole
+screen with large text; the lesson's stops (attention_scaling.lesson, shipped in the player's
+JSON data) are stepped through with the keys a presentation clicker sends. One page load per
+case; screenshots of each case go to _build/screenshots/present-*.png for review.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+
+from attention_scaling import lesson
+from attention_scaling.figures import NormalizationFigure
+from conftest import SCREENSHOTS
+
+pytestmark = pytest.mark.browser
+
+# The page that shows each explorer with stops (the first player of each page).
+PAGES = {"attention": "book/scale-the-scores.html", "scale": "book/derive-the-softmax-gradient.html",
+         "normalization": "book/normalize-beyond-sqrt-dk.html"}
+
+# What a check reads off the open player: its box, the figure's box, the readout's font
+# size, the controls' positions, the frame shown and the caption.
+STATE = """root => {
+    const rect = e => { const r = e.getBoundingClientRect();
+                        return {x: r.x, y: r.y, width: r.width, height: r.height}; };
+    const data = JSON.parse(root.querySelector('script.asb-data').textContent);
+    const at = data.controls.map(c => c.kind === 'radio'
+        ? Number((root.querySelector(`input[name="${c.id}"]:checked`) || {value: -1}).value)
+        : Number(document.getElementById(c.id).value));
+    const w = window.innerWidth, h = window.innerHeight;
+    const corners = [[1, 1], [w - 2, 1], [1, h - 2], [w - 2, h - 2], [w / 2, h / 2]];
+    return {
+        presenting: root.classList.contains('asb-presenting'),
+        role: root.getAttribute('role'), modal: root.getAttribute('aria-modal'),
+        label: root.getAttribute('aria-label') || '',
+        focusInside: root.contains(document.activeElement),
+        box: rect(root), figure: rect(root.querySelector('.asb-stack')), viewport: {w, h},
+        covered: corners.every(([x, y]) => root.contains(document.elementFromPoint(x, y))),
+        readoutPx: parseFloat(getComputedStyle(root.querySelector('.asb-readout')).fontSize),
+        titlePx: parseFloat(getComputedStyle(root.querySelector('.asb-title')).fontSize),
+        at, src: root.querySelector('img.asb-frame').getAttribute('src'),
+        alt: root.querySelector('img.asb-frame').getAttribute('alt'),
+        caption: root.querySelector('.asb-stop').textContent,
+        live: root.querySelector('.asb-stop').getAttribute('aria-live'),
+        stops: data.stops, frames: data.frames,
+    };
+}"""
+
+
+def open_page(browser, url, viewport, dark=False, route=None):
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    if route:
+        page.route(*route)
+    page.goto(url, wait_until="load")
+    page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+    if dark:
+        page.evaluate("() => { document.documentElement.dataset.theme = 'dark';"
+                      " document.documentElement.dataset.mode = 'dark'; }")
+    return context, page, errors
+
+
+def state(page):
+    return page.locator(".asb-player").first.evaluate(STATE)
+
+
+def wait_for_stop(page, k):
+    """Wait until stop ``k`` (from 0) is applied and its frame is shown; return the state."""
+    try:
+        page.wait_for_function(
+            """k => { const root = document.querySelector('.asb-player');
+                      const data = JSON.parse(root.querySelector('script.asb-data').textContent);
+                      const img = root.querySelector('img.asb-frame');
+                      return img.getAttribute('src') === data.frames[data.stops[k].index] && img.complete
+                             && img.naturalWidth > 0; }""", arg=k, timeout=5000)
+    except Exception:  # playwright's TimeoutError
+        s = state(page)
+        pytest.fail(f"stop {k + 1} never showed its frame {s['frames'][s['stops'][k]['index']]!r}: the player "
+                    f"shows {s['src']!r} (controls at {s['at']}, caption {s['caption']!r})", pytrace=False)
+    return state(page)
+
+
+def settings_in_alt(name, settings):
+    """How a frame's alt text (written from the figure's state) states these settings."""
+    if name == "attention":
+        return f"at d_k = {settings['d_k']}, m = {settings['magnitude']:.2f},"
+    if name == "scale":
+        return f"times a scale s = {settings['scale']:g} "
+    mode = settings["mode"]
+    gain = f", gain g = {settings['gain']:g}" if mode == "qk-l2" else ""
+    return f"{NormalizationFigure.NAMES[mode]}, at magnitude m = {settings['magnitude']:.2f}{gain};"
+
+
+def assert_at_stop(s, k, name):
+    """Controls, frame and caption all show stop ``k`` of the lesson's stops for ``name``."""
+    stops = lesson.stops(name)
+    shipped = s["stops"][k]
+    assert s["at"] == shipped["at"], (k, s["at"], shipped["at"])
+    assert s["src"] == s["frames"][shipped["index"]]
+    assert settings_in_alt(name, stops[k].settings) in s["alt"], (k, s["alt"])
+    assert s["caption"] == f"Stop {k + 1} of {len(stops)}: {stops[k].caption}"
+
+
+def assert_fills_screen(s, large_text):
+    vw, vh = s["viewport"]["w"], s["viewport"]["h"]
+    assert s["presenting"] and s["covered"]
+    assert (s["box"]["x"], s["box"]["y"], s["box"]["width"], s["box"]["height"]) == (0, 0, vw, vh)
+    fig = s["figure"]
+    assert fig["width"] >= 0.85 * vw or fig["height"] >= 0.85 * vh, (fig, vw, vh)
+    assert fig["x"] >= 0 and fig["x"] + fig["width"] <= vw + 0.5, "the figure is cut off at the side"
+    if large_text:
+        assert s["readoutPx"] >= 24 and s["titlePx"] >= 24, (s["readoutPx"], s["titlePx"])
+    assert s["role"] == "dialog" and s["modal"] == "true" and s["label"] and s["live"] == "polite"
+
+
+CASES = [("attention", (1280, 720)), ("scale", (1280, 720)), ("normalization", (1280, 720)),
+         ("attention", (390, 844))]
+
+
+@pytest.mark.parametrize("name, viewport", CASES, ids=[f"{n}-{w}" for n, (w, _) in CASES])
+def test_present_button_fills_the_screen_and_steps_through_the_stops(browser, server, name, viewport):
+    context, page, errors = open_page(browser, f"{server}/{PAGES[name]}", viewport)
+    button = page.locator(".asb-player .asb-present-open").first
+    button.scroll_into_view_if_needed()
+    scrolled = page.evaluate("() => window.scrollY")
+    assert scrolled > 0 and button.is_visible()
+    page.emulate_media(media="print")  # nothing dead is printed
+    assert not button.is_visible()
+    page.emulate_media(media="screen")
+    button.click()
+    s = wait_for_stop(page, 0)
+    assert s["focusInside"], "focus moves into the dialog"
+    assert_fills_screen(s, large_text=viewport[0] >= 1280)
+    assert_at_stop(s, 0, name)
+    page.screenshot(path=str(SCREENSHOTS / f"present-{name}-{viewport[0]}.png"))
+    for k, key in enumerate(["PageDown", "ArrowRight", "Space"], 1):
+        page.keyboard.press(key)
+        assert_at_stop(wait_for_stop(page, k), k, name)
+    page.keyboard.press("PageUp")
+    assert_at_stop(wait_for_stop(page, 2), 2, name)
+    for _ in range(8):  # Tab and Shift+Tab stay inside the dialog
+        page.keyboard.press("Tab")
+        assert state(page)["focusInside"]
+    page.keyboard.press("Shift+Tab")
+    assert state(page)["focusInside"]
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.querySelector('.asb-presenting')", timeout=5000)
+    back = page.evaluate("""() => ({focus: document.activeElement.className, y: window.scrollY,
+                                    role: document.querySelector('.asb-player').getAttribute('role'),
+                                    inPage: !!document.querySelector('.bd-content .asb-player')})""")
+    assert back["focus"] == "asb-present-open" and back["role"] == "group" and back["inPage"]
+    assert abs(back["y"] - scrolled) <= 2, "the page is back where it was"
+    context.close()
+    assert errors == []
+
+
+def test_present_in_the_address_opens_it_from_disk_and_close_button_leaves(browser, site):
+    name = "attention"
+    context, page, errors = open_page(browser, (site / PAGES["attention"]).as_uri() + "?present", (1280, 720))
+    s = wait_for_stop(page, 0)
+    assert_fills_screen(s, large_text=True)
+    assert_at_stop(s, 0, name)
+    page.locator(".asb-presenting .asb-present-close").click()
+    assert not state(page)["presenting"]
+    assert page.evaluate("() => document.activeElement.className") == "asb-present-open"
+    context.close()
+    assert errors == []
+
+
+@pytest.mark.parametrize("viewport", [(1280, 720), (390, 844)], ids=["1280", "390"])
+def test_dark_mode_frame_is_drawn_on_white(browser, site, viewport):
+    from PIL import Image
+
+    context, page, errors = open_page(browser, (site / PAGES["normalization"]).as_uri() + "?present=1",
+                                      viewport, dark=True)
+    s = wait_for_stop(page, 0)
+    assert_fills_screen(s, large_text=viewport[0] >= 1280)
+    page.screenshot(path=str(SCREENSHOTS / f"present-normalization-{viewport[0]}-dark.png"))
+    shot = Image.open(io.BytesIO(page.locator(".asb-presenting .asb-stack").screenshot())).convert("L")
+    pixels = list(shot.getdata())
+    background = page.evaluate("() => getComputedStyle(document.querySelector('.asb-presenting')).backgroundColor")
+    dark_page = sum(int(x) for x in re.findall(r"\d+", background)[:3]) < 3 * 80
+    white = sum(p > 240 for p in pixels) / len(pixels)
+    ink = sum(p < 100 for p in pixels) / len(pixels)
+    context.close()
+    assert dark_page, f"the dialog is not dark in dark mode: {background}"
+    assert white > 0.5 and ink > 0.005, f"the figure looks blank: {white:.1%} white, {ink:.1%} ink"
+    assert errors == []
+
+
+def test_without_stops_the_first_controls_values_are_the_stops(browser, server):
+    """A player the lesson has no stops for (its data's stops emptied on the way to the browser)."""
+    def strip(route):
+        body = route.fetch().text()
+        body = re.sub(r'"stops":\[.*?\]\}</script>', '"stops":[]}</script>', body, flags=re.S)
+        route.fulfill(body=body, headers={"content-type": "text/html"})
+
+    context, page, errors = open_page(browser, f"{server}/{PAGES['scale']}?present", (1280, 720),
+                                      route=("**/derive-the-softmax-gradient.html*", strip))
+    data = json.loads(page.locator("script.asb-data").text_content())
+    assert data["stops"] == []
+    s = state(page)
+    n = len(data["controls"][0]["values"])
+    assert s["presenting"] and s["at"] == [0]
+    assert s["caption"].startswith(f"Stop 1 of {n}: ") and data["controls"][0]["values"][0] in s["caption"]
+    page.keyboard.press("PageDown")
+    page.wait_for_function("src => document.querySelector('img.asb-frame').getAttribute('src') === src",
+                           arg=data["frames"][1], timeout=5000)
+    s = state(page)
+    assert s["at"] == [1] and s["caption"].startswith(f"Stop 2 of {n}: ")
+    context.close()
+    assert errors == []
+
+
+def test_present_button_is_not_shown_without_javascript(browser, site):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto((site / PAGES["scale"]).as_uri())
+    assert page.locator(".asb-present-open").count() == 1
+    assert not page.locator(".asb-present-open").is_visible()
+    assert not page.locator(".asb-present-bar").is_visible()
+    context.close()
