@@ -206,3 +206,18 @@ def test_teach_notebook_keeps_the_sheets_text_without_dead_links():
     text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     assert "prediction worksheet" in text and "exit ticket" in text
     assert f"{SHEETS_DIR}/{WORKSHEET_FILE}" not in text and f"{SHEETS_DIR}/{EXIT_TICKET_FILE}" not in text
+
+
+def test_worksheet_steps_are_the_lessons_stops():
+    """The worksheet's rows name the settings presentation mode steps through
+    (attention_scaling.lesson), so the sheet and the projector cannot drift apart."""
+    from attention_scaling.lesson import stops
+
+    settings = [s.settings for s in PREDICTION_STEPS]
+    for stop in stops("attention"):
+        d_k, m = stop.settings["d_k"], stop.settings["magnitude"]
+        assert any(f"dₖ = {d_k}," in t and f"m = {m:g}" in t for t in settings), (d_k, m)
+    norm = stops("normalization")
+    assert [s.settings["mode"] for s in norm[:2]] == ["scaled", "qk-l2"]
+    assert {s.settings["magnitude"] for s in norm[:2]} == {10.0}
+    assert "m = 10" in settings[-1] and "QK-norm" in settings[-1]
