@@ -26,7 +26,9 @@ pytestmark = pytest.mark.browser
 # Pages Sphinx and its extensions write besides those in the table of contents.
 # prf-prf: sphinx-proof's index; 404.html: written by attention_scaling.sphinx_ext (its
 # GitHub Pages behaviour, served for a missing address at any depth, is in test_site.py).
-GENERATED_PAGES = ["genindex.html", "search.html", "prf-prf.html", "404.html"]
+GENERATED_PAGES = ["genindex.html", "search.html", "prf-prf.html", "404.html",
+                   # the class's printable sheets (attention_scaling.worksheets)
+                   "print/prediction-worksheet.html", "print/exit-ticket.html"]
 # Delimiters MathJax should have consumed, any TeX command (a backslash and letters),
 # and inline $...$ that never reached MathJax.
 RAW_TEX = re.compile(r"\$\$|\\\(|\\\)|\\\[|\\\]|\\[A-Za-z]+|\$[^$\s][^$\n]*\$")

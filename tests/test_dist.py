@@ -157,8 +157,9 @@ def test_the_archive_installs_and_runs_a_lab_offline(site):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-        _RUN["log"].seek(0)
-        log = _RUN["log"].read().decode(errors="replace")
+        with _RUN["log"] as fh:  # closed here, not left to the interpreter (a ResourceWarning at exit)
+            fh.seek(0)
+            log = fh.read().decode(errors="replace")
         assert proc.returncode == 0, "the background wheels + venv + offline install failed:\n" + log[-6000:]
         waited = time.monotonic() - _RUN["started"]
         _check_archive(site, tmp, waited)
