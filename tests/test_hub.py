@@ -145,6 +145,20 @@ def _stop(proc: subprocess.Popen, seen: dict) -> list[str]:
     for p in _descendants(proc.pid):
         seen.setdefault(p.pid, p)
     leftovers = []
+    # The hub exits without waiting for the servers (they run in sessions of their own,
+    # and answer its SIGINT with a "Shut down?" prompt that no one reads). Stop them first,
+    # as an administrator would, with SIGTERM, while the hub still answers them: a server
+    # then shuts its kernels down. (Stopped after the hub, a server once outlived 30 s in a
+    # fresh-clone run, still talking to a hub that was gone.)
+    servers = []
+    for p in seen.values():
+        try:
+            if "jupyterhub-singleuser" in " ".join(p.cmdline()):
+                p.terminate()
+                servers.append(p)
+        except psutil.NoSuchProcess:
+            pass
+    psutil.wait_procs(servers, timeout=30)
     if proc.poll() is None:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -152,16 +166,7 @@ def _stop(proc: subprocess.Popen, seen: dict) -> list[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=10)
-    # The hub exits without waiting for the servers (they run in sessions of their own,
-    # and answer its SIGINT with a "Shut down?" prompt that no one reads). Stop them as
-    # an administrator would, with SIGTERM: a server then shuts its kernels down. Kill
-    # whatever is still there after that and report it.
-    for p in seen.values():
-        try:
-            if "jupyterhub-singleuser" in " ".join(p.cmdline()):
-                p.terminate()
-        except psutil.NoSuchProcess:
-            pass
+    # Kill whatever is still there after that, and report it.
     _, alive = psutil.wait_procs(list(seen.values()), timeout=30)
     alive = [p for p in alive if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
     for p in alive:
