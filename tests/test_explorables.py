@@ -355,6 +355,7 @@ from attention_scaling.numerics import (  # noqa: E402
     ENSEMBLE_QUERIES,
     SHARED_MAX_DIM,
     SHARED_MAX_KEYS,
+    Expectation,
     expectation,
     query_ensemble,
     shared_draw,
@@ -405,7 +406,17 @@ def test_expectation_summary():
     assert e.se == pytest.approx(np.sqrt(11.0) / np.sqrt(11))  # sample std of 0..10 is sqrt(11)
     assert e.low == pytest.approx(1.0) and e.high == pytest.approx(9.0)
     assert e.show(2) == "5.00 ± 1.00"
-    assert expectation([1.0, 1.0 + 1e-5]).show(3) == "1.000 ± 5e-06"
+    # an error below what the digits show keeps one significant digit, with the mean to the same place
+    assert expectation([1.0, 1.0 + 1e-5]).show(3) == "1.000005 ± 0.000005"
+    assert Expectation(0.064031, 2.2e-5, 0, 1, 9).show() == "0.06403 ± 0.00002"
+    assert Expectation(0.064031, 9.6e-5, 0, 1, 9).show() == "0.0640 ± 0.0001"  # 0.000096 rounds up
+    assert Expectation(0.064031, 9.6e-4, 0, 1, 9).show() == "0.064 ± 0.001"
+    assert Expectation(0.5, 0.0, 0, 1, 9).show() == "0.500 ± 0.000"
+    for shown in (Expectation(1e-9, 1e-12, 0, 1, 9).show(), Expectation(3.0, 4e-7, 0, 1, 9).show(2)):
+        assert "e" not in shown, shown
+    for bad in (-1, 1.5, True, 16):
+        with pytest.raises(ValueError, match="^digits"):
+            e.show(bad)
     with pytest.raises(ValueError, match="^values"):
         expectation([1.0])
 

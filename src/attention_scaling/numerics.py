@@ -578,9 +578,17 @@ class Expectation:
     n: int
 
     def show(self, digits: int = 3) -> str:
-        """'0.240 ± 0.007'; an error too small for ``digits`` decimals keeps one significant digit."""
-        se = f"{self.se:.{digits}f}" if self.se >= 10.0**-digits or self.se == 0 else f"{self.se:.1g}"
-        return f"{self.mean:.{digits}f} ± {se}"
+        """'0.240 ± 0.007': mean and error to ``digits`` decimals, or to more decimals when the error
+        is smaller, so that the error keeps one significant digit ('0.06403 ± 0.00002'), written
+        without an exponent and with the mean to the same decimal place."""
+        if not isinstance(digits, (int, np.integer)) or isinstance(digits, bool) or not 0 <= digits <= 15:
+            raise ValueError(f"digits must be an integer from 0 to 15, got {digits!r}")
+        places = int(digits)
+        if 0 < self.se < 0.95 * 10.0**-digits:  # below what ``digits`` decimals can show
+            places = min(15, -int(math.floor(math.log10(self.se))))
+            if round(self.se, places) >= 10.0 ** (1 - places):  # 0.0000096 rounds up to 0.00001
+                places -= 1
+        return f"{self.mean:.{places}f} ± {self.se:.{places}f}"
 
 
 def expectation(values) -> Expectation:
