@@ -16,7 +16,8 @@ The four rules:
    clip with content wider or taller than the box); at 1280 px no displayed formula scrolls
    sideways.
 2. sticks out: no element reaches past the right or left edge of the nearest box the reader
-   can see around it (a border or a background: admonitions, proofs, outputs, players).
+   can see around it (a border or a background: admonitions, proofs, outputs, players); and a
+   table or formula that scrolls sideways shows it, by a fade at its cut edge.
 3. legible: the smallest text in every figure and player frame renders at ≥ 11 CSS px at
    1280 and ≥ 9 at 390. It is computed from the font size and dpi the figure was drawn
    with (a PNG text chunk written by :func:`attention_scaling.figures.png_bytes`) and the
@@ -260,9 +261,23 @@ def contrast_problems(page) -> list[dict]:
     return found
 
 
+# A table or formula that scrolls sideways says so: its cut edge fades (book.css). Chromium
+# reports the fade as the element's mask; one that scrolls with no mask gives no cue.
+CUE_JS = """(root) => {
+  const scrollers = root + ' .pst-scrollable-table-container, ' + root + ' div.math';
+  return [...document.querySelectorAll(scrollers)]
+    .filter(e => e.getClientRects().length && !e.closest('details:not([open])'))
+    .filter(e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
+    .filter(e => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).maskImage === 'none')
+    .map(e => ({rule: 'scrolls sideways with no cue', what: e.tagName.toLowerCase() + '.' + e.className,
+                text: e.innerText.slice(0, 60), by: e.scrollWidth - e.clientWidth}));
+}"""
+
+
 def reader_problems(page, width_name: str, *, shots: bool = True) -> tuple[list[dict], list[bytes]]:
     problems = page.evaluate(CLIP_JS, [CONTENT, width_name == "laptop"])
     problems += page.evaluate(STICK_JS, CONTENT)
+    problems += page.evaluate(CUE_JS, CONTENT)
     problems += legibility_problems(page.evaluate(FIGURES_JS, CONTENT), MIN_FONT_PX[width_name])
     return problems, (figure_shots(page) if shots else [])
 
@@ -358,6 +373,22 @@ def test_planted_scrolling_derivation_is_reported_at_laptop_width(browser):
     lenient = page.evaluate(CLIP_JS, [CONTENT, False])
     context.close()
     assert [p["rule"] for p in strict] == ["derivation scrolls sideways"] and lenient == []
+
+
+@pytest.mark.parametrize("cue", [False, True])
+def test_planted_table_scrolling_with_no_cue_is_reported(browser, cue):
+    """A wide table in the theme's scroll container: with book.css's fade it passes, without
+    (a page whose styles lack it) it is reported. A table that fits needs no cue."""
+    css = (HTML / "_static" / "book.css").read_text() if cue else ""
+    row = "<tr>" + "<td>709.7827128933840</td>" * 6 + "</tr>"
+    body = (f"<style>{css}</style><div class='pst-scrollable-table-container' style='overflow-x:auto'>"
+            f"<table>{row}</table></div><div class='pst-scrollable-table-container' "
+            "style='overflow-x:auto'><table><tr><td>fits</td></tr></table></div>")
+    context, page = _planted(browser, body, "phone")
+    page.wait_for_timeout(100)
+    found = page.evaluate(CUE_JS, CONTENT)
+    context.close()
+    assert [p["rule"] for p in found] == ([] if cue else ["scrolls sideways with no cue"])
 
 
 def test_planted_text_sticking_out_of_a_box_is_reported(browser):
