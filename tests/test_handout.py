@@ -8,7 +8,6 @@ and no page is more than half blank (ink measured per page, rendered by pypdfium
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
 import numpy as np

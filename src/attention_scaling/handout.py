@@ -32,6 +32,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import json
 import mimetypes
 import re
 from functools import lru_cache
@@ -194,8 +195,6 @@ def _quiz(quiz, key: list, where: str) -> str:
         letters = "ABCDEFGH"
         items = "".join(f"<li><b>{letters[i]}.</b> {o}</li>" for i, o in enumerate(options))
         out.append(f'<li><p>{legend}</p><ul class="ho-options">{items}</ul></li>')
-        import json
-
         data = q.find("script", class_="asb-quiz-data")
         correct = json.loads(data.string)["correct"] if data else []
         right = [letters[i] for i, ok in enumerate(correct) if ok]
@@ -344,8 +343,6 @@ def _parts(site: Path, session: str, instructor: bool) -> list[str]:
                                       "discussion-questions"], True, key, "plan"))
         if session == "workshop-2h":
             body += _sections(site, T, ["run-a-2-hour-workshop"], True, key, "plan")
-        for h3 in _soup(body).find_all("h3"):
-            pass
         body = body.replace("<h3", "<h2").replace("</h3>", "</h2>")
         parts.append(_section_html("For the instructor: the plan", "plan", body))
     hook = (f'<div class="ho-box ho-hook"><p><b>Hook.</b> {html.escape(HOOK)}</p></div>'
@@ -396,8 +393,10 @@ def _parts(site: Path, session: str, instructor: bool) -> list[str]:
             hidden = ["div.cell.tag_hide-input"]
             intro = _clean(_soup(f"<section>{intro.decode()}</section>").section, page.path, instructor,
                            key, title, drop=hidden).decode_contents()
-            tasks = _sections(site, name, [s["id"] for s in top.find_all("section", recursive=False)],
-                              instructor, key, title, drop=hidden)
+            tasks = "".join(
+                _sections(site, name, [s["id"]], instructor, key, title, drop=hidden)
+                + (_write_space("Your answers", tall=True) if s["id"] == "check-yourself" else "")
+                for s in top.find_all("section", recursive=False))
             parts.append(_section_html(f"{n}. {title}", lab, intro + tasks, "ho-lab"))
     if instructor:
         parts.append(_answer_key(site, session, key))
@@ -501,6 +500,7 @@ code { font: 0.92em "DejaVu Sans Mono", monospace; }
 .ho-lines { height: 21mm; border: 1px solid #555;
   background: repeating-linear-gradient(#fff 0, #fff 7.6mm, #bbb 7.6mm, #bbb 7.9mm); }
 .ho-q { font-weight: 600; margin-top: 0.6em; }
+.ho-lines.ho-tall { height: 36mm; }
 table.ho-worksheet { width: 100%; table-layout: fixed; }
 table.ho-worksheet td.ho-blank { height: 27mm; }
 table.ho-worksheet col.n { width: 2em; } table.ho-worksheet col.set { width: 21%; }
