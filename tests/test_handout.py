@@ -8,6 +8,7 @@ and no page is more than half blank (ink measured per page, rendered by pypdfium
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import numpy as np
@@ -142,8 +143,11 @@ def test_bookmarks_match_the_contents_page_and_the_page_numbers(handouts, key):
 def test_no_dead_control_and_players_print_as_strips(handouts, key):
     pdf = handouts[key]
     text = " ".join(_pages_text(pdf))
-    for dead in ("▶", "Precomputed frames", "Drag a slider", "Toggle hidden", "Show code cell output"):
+    for dead in ("▶", "Precomputed frames", "Drag a slider", "Toggle hidden"):
         assert dead not in text, f"{key}: {dead!r} printed"
+    # a toggle's label, not in quotes (an answer may say: the “Show code cell source” button)
+    toggle = re.search(r"(?<![“\"])(Show|Hide) code cell", text)
+    assert toggle is None, f"{key}: a dead toggle printed: {text[toggle.start():toggle.start() + 40]!r}"
     # A control's label alone on a line (the prose may name a button: "its Present button")
     lines = {_words(line) for page in PdfReader(pdf).pages for line in page.extract_text().splitlines()}
     for dead in ("Present", "Close", "Copy", "Show code cell source", "Hide code cell source", "Answer"):
