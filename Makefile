@@ -10,7 +10,7 @@ HTML := _build/html
 PAGES_BRANCH ?= gh-pages
 REMOTE ?= origin
 
-.PHONY: help venv venv-test book chapter-notebooks serve test test-oldest bench pdf publish dist clean
+.PHONY: help venv venv-test book chapter-notebooks serve test test-oldest bench pdf handout publish dist clean
 
 help:
 	@echo "make book   build the book strictly into $(HTML) (creates $(VENV) on first use)"
@@ -22,6 +22,7 @@ help:
 	@echo "make bench-class  kernels, memory and slider latency for a class of 5-40 on this machine"
 	@echo "make publish  build, then push $(HTML) to the $(PAGES_BRANCH) branch of $(REMOTE) (ghp-import)"
 	@echo "make pdf    print the book (or PAGES=\"book/intro.html ...\") to _build/handout.pdf"
+	@echo "make handout  build, then print the session handouts (student and instructor) to _build/handout/"
 	@echo "make dist   build, then zip the site, the labs and their wheels for use with no network (_build/dist/)"
 	@echo "make clean  remove _build (keeps $(VENV))"
 
@@ -63,6 +64,11 @@ test-oldest:
 # A PDF handout printed by the same headless Chromium as the tests (no LaTeX).
 pdf: venv-test book
 	@CHROMIUM="$$(scripts/find-chromium $(PY))" $(PY) scripts/make_pdf.py $(PAGES)
+
+# The session handouts the instructor page plans, student and instructor versions of the
+# 50-minute session and the 2-hour workshop: four PDFs in _build/handout/ (scripts/make_handout.py).
+handout: venv-test book
+	@CHROMIUM="$$(scripts/find-chromium $(PY))" $(PY) scripts/make_handout.py
 
 bench: venv
 	$(PY) benchmarks/bench.py

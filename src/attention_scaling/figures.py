@@ -238,7 +238,8 @@ def saturation_by_dimension_figure(stats, width: float = 9.6, height: float = 3.
     for ax, measure in zip(axes, limits):
         for name, color, marker in (("unscaled", COLORS["unscaled"], "o"), ("scaled", COLORS["scaled"], "s")):
             label = r"unscaled $q\cdot k$" if name == "unscaled" else r"scaled $q\cdot k/\sqrt{d_k}$"
-            ax.plot(d, series[name][measure], marker=marker, color=color, label=label)
+            ax.plot(d, series[name][measure], marker=marker, color=color, label=label,
+                    linestyle="-" if name == "unscaled" else "--")  # grey print: style, not colour alone
         ax.set_xscale("log", base=2)
         ax.set_xlabel("key dimension $d_k$")
         ax.set_ylabel(labels[measure])
@@ -732,7 +733,9 @@ class AttentionFigure(BlitFigure):
         ax_w.set_title("weights of one draw", fontsize=TEXT_PT)
         self.bars_u = self._animate(ax_w.stairs(*reversed(_grouped_bar_edges(8, 0)), fill=True, color=red,
                                                 label=r"unscaled softmax$(q\cdot k)$"))
-        self.bars_s = self._animate(ax_w.stairs(*reversed(_grouped_bar_edges(8, 1)), fill=True, color=blue,
+        # In grey print the colours look alike: scaled bars are outlined (white inside), unscaled filled.
+        self.bars_s = self._animate(ax_w.stairs(*reversed(_grouped_bar_edges(8, 1)), fill=True, facecolor="white",
+                                                edgecolor=blue, linewidth=1.2,
                                                 label=r"scaled softmax$(q\cdot k/\sqrt{d_k})$"))
         ax_w.set_xlim(0, 1)
         ax_w.set_ylim(0, 1.02)
@@ -741,7 +744,7 @@ class AttentionFigure(BlitFigure):
         ax_w.set_ylabel("weight $P_j$")
         # solid lines: a dashed line costs about 250 bytes more in every static frame
         self.mean_w_u = self._animate(*_expectation_marks(ax_w, red, "-"))
-        self.mean_w_s = self._animate(*_expectation_marks(ax_w, blue, "-"))
+        self.mean_w_s = self._animate(*_expectation_marks(ax_w, blue, "--"))  # dashed: legible in grey
 
         ax_g.set_title(r"gradient $P(1-P)$", fontsize=TEXT_PT)
         grid = np.linspace(0, 1, 201)
@@ -755,14 +758,14 @@ class AttentionFigure(BlitFigure):
         ax_g.set_ylabel(r"$\partial P_j/\partial z_j$")
         # lines alone here: bands in this panel cost about 20 kB over a static player's frames
         self.mean_g_u = (self._animate(*_expectation_marks(ax_g, red, "-", band=False)),)
-        self.mean_g_s = (self._animate(*_expectation_marks(ax_g, blue, "-", band=False)),)
+        self.mean_g_s = (self._animate(*_expectation_marks(ax_g, blue, "--", band=False)),)
         ax_g.plot([], [], "-", color="0.35", linewidth=6, alpha=0.25,
                   label=f"line, band: mean, middle 80 %, {ENSEMBLE_QUERIES} queries")
 
         ax_h.set_title(rf"$|q\cdot k|$ of {self.n_pairs} random pairs", fontsize=TEXT_PT)
         zeros = np.zeros(len(SCORE_EDGES) - 1)
         self.hist_u = self._animate(ax_h.stairs(zeros, SCORE_EDGES, fill=True, color=red, alpha=0.45))
-        self.hist_s = self._animate(ax_h.stairs(zeros, SCORE_EDGES, fill=True, color=blue, alpha=0.45))
+        self.hist_s = self._animate(ax_h.stairs(zeros, SCORE_EDGES, fill=True, color=blue, alpha=0.45, hatch="///"))
         self.pred_u = self._animate(ax_h.stairs(zeros, SCORE_EDGES, color="#7b1113", linewidth=1.3, linestyle="--",
                                                 label=r"predicted, $\mathcal{N}(0, m^4 d_k)$"))
         self.pred_s = self._animate(ax_h.stairs(zeros, SCORE_EDGES, color="#0b3d66", linewidth=1.3, linestyle=":",

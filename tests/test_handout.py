@@ -1,0 +1,256 @@
+"""make handout: the four session handouts, rendered to images and read back.
+
+Checks the page count, the text (no answers in a student version, the answer key at the
+end of an instructor version), the bookmarks against the contents page, that no dead
+control is printed and no box is clipped, that no heading is stranded at the foot of a page
+and no page is more than half blank (ink measured per page, rendered by pypdfium2).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import numpy as np
+import pytest
+from bs4 import BeautifulSoup
+from pypdf import PdfReader
+
+from attention_scaling import handout, lesson
+
+pytestmark = pytest.mark.browser
+
+SESSION_50 = ("session-50min", "student")
+ALL = [(s, v) for s in handout.SESSIONS for v in handout.VERSIONS]
+MM = 72 / 25.4  # PDF points per millimetre
+
+
+def _mm(value: str) -> float:
+    return float(value.removesuffix("mm"))
+
+
+@pytest.fixture(scope="module")
+def handouts(site, browser, tmp_path_factory):
+    out = tmp_path_factory.mktemp("handout")
+    paths = handout.make_handouts(browser, site, out)
+    return {key: path for key, path in zip(ALL, paths)}
+
+
+def _words(text: str) -> str:
+    """Text as the checks compare it: NFKC (undoes ligatures), one space between words."""
+    return " ".join(unicodedata.normalize("NFKC", text).replace("\u00ad", "").split())
+
+
+def _pages_text(pdf) -> list[str]:
+    return [_words(page.extract_text()) for page in PdfReader(pdf).pages]
+
+
+def _document(pdf) -> BeautifulSoup:
+    """The one HTML document the PDF was printed from (written beside it)."""
+    return BeautifulSoup(pdf.with_suffix(".html").read_text(encoding="utf-8"), "html.parser")
+
+
+# --- what the answers say, read from the built pages ------------------------------------------
+
+SOURCES = {
+    "session-50min": ["book/derive-the-softmax-gradient.html", "book/scale-the-scores.html"],
+    "workshop-2h": ["book/derive-the-softmax-gradient.html", "book/scale-the-scores.html"]
+    + [f"notebooks/{lab}.html" for lab, _title in handout.LABS],
+}
+
+
+def _plain_runs(node) -> list[str]:
+    """The runs of plain text of ``node`` between its maths and code, longest first."""
+    for m in node.select("span.math, div.math, code, pre"):
+        m.replace_with("\u0000")
+    blocks = [b for b in node.select("p, li") if not b.select("p, li")] or [node]
+    return sorted((_words(r) for b in blocks for r in b.get_text().split("\u0000")), key=len, reverse=True)
+
+
+def _answer_snippets(site, session) -> list[str]:
+    """A sentence-long piece of every answer the handout's pages fold: its answers, the
+    quiz's explanations and the exercise solutions it uses, from the built HTML."""
+    snippets = []
+    for name in SOURCES[session]:
+        soup = BeautifulSoup((site / name).read_text(encoding="utf-8"), "html.parser")
+        answers = [d for d in soup.select("details") if handout._is_answer(d)]
+        if name.endswith("scale-the-scores.html"):
+            answers += soup.select("#ex-divide-by-d ~ div.solution")[:1]
+        elif name.startswith("book/"):
+            answers = [d for d in answers if d.find_parent("div", class_="asb-quiz") is None
+                       and d.find_parent("section", id="exercises") is None]
+        for d in answers:
+            if d.summary:
+                d.summary.decompose()
+            runs = [r[:60] for r in _plain_runs(d) if len(r) >= 30]
+            if runs:
+                snippets.append(runs[0])
+    assert len(snippets) >= (4 if session == "session-50min" else 15), snippets
+    return snippets
+
+
+# --- the checks --------------------------------------------------------------------------------
+
+def test_four_handouts_and_their_length(handouts):
+    counts = {key: len(PdfReader(path).pages) for key, path in handouts.items()}
+    for key, path in handouts.items():
+        assert path.name == handout.filename(*key)
+    assert counts[SESSION_50] <= 12, counts  # the 50-minute student version: at most about 12 pages
+    for session in handout.SESSIONS:  # the instructor version adds the plan and the key
+        assert counts[session, "student"] < counts[session, "instructor"], counts
+    assert counts["session-50min", "student"] < counts["workshop-2h", "student"], counts
+
+
+@pytest.mark.parametrize("session", handout.SESSIONS)
+def test_student_version_has_no_answers_and_the_instructor_version_ends_with_them(site, handouts, session):
+    student = " ".join(_pages_text(handouts[session, "student"]))
+    pages = _pages_text(handouts[session, "instructor"])
+    instructor = " ".join(pages)
+    for marker in (handout.ANSWER_KEY, "For the instructor", "Misconceptions to expect", "Discussion questions",
+                   "Solution to Exercise", "One possible answer", "Answers to the exit ticket"):
+        assert marker not in student, f"{session} student version prints {marker!r}"
+    entries = handout.outline(handouts[session, "instructor"])
+    tops = [(title, page) for level, title, page in entries if level == 1]
+    assert tops[0][0].startswith("For the instructor") and tops[-1][0] == handout.ANSWER_KEY, tops
+    key_page = tops[-1][1]
+    key_text = " ".join(pages[key_page - 1:])
+    for snippet in _answer_snippets(site, session):
+        assert snippet not in student, f"{session} student version prints an answer: {snippet!r}"
+        assert snippet in key_text, f"{session} answer key lacks: {snippet!r}"
+        assert snippet not in " ".join(pages[:key_page - 1]), f"{session}: answer before the key: {snippet!r}"
+    teach = BeautifulSoup((site / "book/teach-with-this-book.html").read_text(encoding="utf-8"), "html.parser")
+    exit_answers = _plain_runs(teach.select_one("#answers-to-the-exit-ticket ol"))[0][:60]
+    assert exit_answers in key_text and exit_answers not in student
+    plan = _plain_runs(teach.select_one("#misconceptions-to-expect ul"))[0][:60]
+    assert plan in instructor and plan not in student
+
+
+@pytest.mark.parametrize("key", ALL, ids="-".join)
+def test_bookmarks_match_the_contents_page_and_the_page_numbers(handouts, key):
+    pdf = handouts[key]
+    pages = _pages_text(pdf)
+    for number, text in enumerate(pages, 1):
+        assert text.endswith(f"page {number} of {len(pages)}"), f"page {number}: footer {text[-40:]!r}"
+    contents = [(_words(li.select_one(".ho-toc-title").get_text()), li.select_one(".ho-toc-page").get_text())
+                for li in _document(pdf).select("nav.ho-contents li")]
+    marks = [(_words(title), str(page)) for level, title, page in handout.outline(pdf) if level <= 2]
+    assert len(contents) >= 9 and contents == marks
+    first = " ".join(pages[:2])
+    assert all(title in first for title, _page in contents)  # the contents page prints them
+
+
+@pytest.mark.parametrize("key", ALL, ids="-".join)
+def test_no_dead_control_and_players_print_as_strips(handouts, key):
+    pdf = handouts[key]
+    text = " ".join(_pages_text(pdf))
+    for dead in ("▶", "Precomputed frames", "Drag a slider", "Toggle hidden"):
+        assert dead not in text, f"{key}: {dead!r} printed"
+    # a toggle's label, not in quotes (an answer may say: the “Show code cell source” button)
+    toggle = re.search(r"(?<![“\"])(Show|Hide) code cell", text)
+    assert toggle is None, f"{key}: a dead toggle printed: {text[toggle.start():toggle.start() + 40]!r}"
+    # A control's label alone on a line (the prose may name a button: "its Present button")
+    lines = {_words(line) for page in PdfReader(pdf).pages for line in page.extract_text().splitlines()}
+    for dead in ("Present", "Close", "Copy", "Show code cell source", "Hide code cell source", "Answer"):
+        assert dead not in lines, f"{key}: a dead {dead!r} control printed"
+    doc = _document(pdf)
+    controls = doc.select("main button, main input, main textarea, main select, main details, main summary, "
+                          "main output, main fieldset, main .asb-player")
+    assert not controls, [str(c)[:80] for c in controls]
+    strips = doc.select(".ho-strip")
+    expected = ["scale", "attention"] + (["normalization"] if key[0] == "workshop-2h" else [])
+    assert [s["data-explorer"] for s in strips] == expected
+    for strip in strips:
+        stops = lesson.stops(strip["data-explorer"])
+        frames = strip.select("figure.ho-frame")
+        assert len(frames) == len(stops)
+        for k, (frame, stop) in enumerate(zip(frames, stops), 1):
+            head = _words(frame.figcaption.get_text())
+            assert head.startswith(f"Stop {k} of {len(stops)}.")
+            assert all(f"= {value:g}" in head or f"= {value}" in head or str(value).replace("-", "") in head.lower()
+                       for value in stop.settings.values() if not isinstance(value, str)), head
+            assert frame.img and frame.select_one(".ho-readout").get_text(strip=True)
+            assert (_words(stop.caption) in head) == (key[1] == "instructor")  # the plan's words: instructors only
+        assert f"Stop {len(stops)} of {len(stops)}." in text
+
+
+@pytest.mark.parametrize("key", ALL, ids="-".join)
+def test_no_box_is_wider_than_the_text_column(handouts, browser, key):
+    page = browser.new_page(viewport={"width": handout.COLUMN_PX, "height": 1000})
+    try:
+        page.goto(handouts[key].with_suffix(".html").as_uri(), wait_until="load")
+        handout.wait_for_maths(page)
+        page.emulate_media(media="print")
+        assert page.evaluate("document.querySelectorAll('main img, main table, main pre').length") > 10
+        assert page.evaluate(handout.MEASURE_JS, handout.COLUMN_PX) == []
+    finally:
+        page.close()
+
+
+def _ink(pdf, scale: float = 0.5):
+    """Per page: a boolean array, True where a row of the text area holds ink."""
+    import pypdfium2 as pdfium
+
+    top, bottom = _mm(handout.MARGIN["top"]), _mm(handout.MARGIN["bottom"])
+    rows = []
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        for page in doc:
+            grey = np.asarray(page.render(scale=scale).to_pil().convert("L"))
+            px_per_mm = grey.shape[0] / (page.get_height() / MM)
+            area = grey[round(top * px_per_mm):grey.shape[0] - round(bottom * px_per_mm)]
+            rows.append((area < 200).any(axis=1))
+    finally:
+        doc.close()
+    return rows
+
+
+def _longest_blank(row_ink) -> float:
+    """The longest run of rows with no ink (the blank at the foot included), as a share of the area."""
+    longest = run = 0
+    for inked in row_ink:
+        run = 0 if inked else run + 1
+        longest = max(longest, run)
+    return longest / len(row_ink)
+
+
+@pytest.mark.parametrize("key", ALL, ids="-".join)
+def test_no_half_blank_page_and_no_stranded_heading(handouts, key):
+    pdf = handouts[key]
+    entries = handout.outline(pdf)
+    ink = _ink(pdf)
+    starts = {page for level, _title, page in entries if level == 1}
+    for number, rows in enumerate(ink, 1):
+        assert rows.any(), f"{key}: page {number} is empty"
+        last_of_section = number + 1 in starts or number == len(ink)
+        if not last_of_section:
+            assert _longest_blank(rows) <= 0.5, f"{key}: page {number} is {_longest_blank(rows):.0%} blank"
+    reader = PdfReader(pdf)
+    bottom = _mm(handout.MARGIN["bottom"]) * MM
+
+    def walk(items):
+        for item in items:
+            if isinstance(item, list):
+                yield from walk(item)
+            else:
+                yield item
+
+    for item in walk(reader.outline):
+        room = float(item.top) - bottom  # from the heading's top down to the foot of the text area
+        assert room > 22 * MM, f"{key}: heading {item.title!r} stranded at the foot of a page ({room / MM:.0f} mm)"
+
+
+def test_the_main_explorer_tells_scaled_from_unscaled_without_colour():
+    """Greyscale print: the scaled artists differ from the unscaled ones in fill, line style
+    or hatch, not in colour alone (the prose names both: "red, filled ...; blue, outlined")."""
+    from matplotlib.colors import to_rgba
+
+    from attention_scaling.figures import AttentionFigure
+
+    fig = AttentionFigure(n_pairs=200)
+    assert to_rgba(fig.bars_s.get_facecolor())[:3] != to_rgba(fig.bars_u.get_facecolor())[:3]
+    assert to_rgba(fig.bars_s.get_facecolor())[:3] == (1.0, 1.0, 1.0)  # outlined, not filled
+    line_u, line_s = fig.mean_w_u[-1], fig.mean_w_s[-1]
+    assert line_u.get_linestyle() != line_s.get_linestyle()
+    assert fig.mean_g_u[0].get_linestyle() != fig.mean_g_s[0].get_linestyle()
+    assert fig.hist_s.get_hatch() and not fig.hist_u.get_hatch()
+    assert "outlined" in handout.ATTENTION_LEGEND and "dashed" in handout.ATTENTION_LEGEND
