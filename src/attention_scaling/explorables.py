@@ -600,7 +600,7 @@ def context_explorer(seed: int = 0) -> Explorable:
             Control("method", "method", "", METHODS, "plain", ("radio", METHODS),
                     names=tuple(TEX_NAMES[m] for m in METHODS)),
             Control("n", "context length $n$", "keys", N_VALUES, 1024, ("select", N_VALUES)),
-            Control("gap", "needle's score Δ (distractors ~ N(0, 1))", "", GAPS, 6.0, ("select", LIVE_GAPS),
+            Control("gap", "needle's score Δ, distractors ~ N(0, 1)", "", GAPS, 6.0, ("select", LIVE_GAPS),
                     fmt="{:g}"),
         ],
         describe=_describe_context,
