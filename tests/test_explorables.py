@@ -20,6 +20,7 @@ from attention_scaling.explorables import (
     STATIC_ENV,
     attention_explorer,
     normalization_explorer,
+    context_explorer,
     scale_explorer,
 )
 from attention_scaling.figures import D_VALUES, MAX_KEYS, SCORE_EDGES, AttentionFigure, ScaleFigure
@@ -263,7 +264,7 @@ def test_live_widget_redraws_on_slider_change():
     assert len(exp.figure.state["p_scaled"]) == 5
 
 
-@pytest.mark.parametrize("make", [attention_explorer, scale_explorer, normalization_explorer])
+@pytest.mark.parametrize("make", [attention_explorer, scale_explorer, normalization_explorer, context_explorer])
 def test_live_frame_is_a_background_and_a_layer_stacked_as_one_image(make):
     """The live frame: two images in the one cell of a grid, the background first (under),
     both as wide as the cell, so they scale together like one image; their composite is the
@@ -603,7 +604,7 @@ def test_readout_numbers_are_never_a_misleading_zero_or_one():
 from attention_scaling import lesson  # noqa: E402
 
 EXPLORERS = {"attention": lambda: attention_explorer(n_pairs=500), "scale": scale_explorer,
-             "normalization": normalization_explorer}
+             "normalization": normalization_explorer, "context": context_explorer}
 
 
 @pytest.mark.parametrize("name", sorted(EXPLORERS))

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.browser
 
 # The page that shows each explorer with stops (the first player of each page).
 PAGES = {"attention": "book/scale-the-scores.html", "scale": "book/derive-the-softmax-gradient.html",
-         "normalization": "book/normalize-beyond-sqrt-dk.html"}
+         "normalization": "book/normalize-beyond-sqrt-dk.html", "context": "book/keep-long-contexts-sharp.html"}
 
 # What a check reads off the open player: its box, the figure's box, the readout's font
 # size, the controls' positions, the frame shown and the caption.
@@ -94,6 +94,10 @@ def settings_in_alt(name, settings):
         return f"at d_k = {settings['d_k']}, m = {settings['magnitude']:.2f},"
     if name == "scale":
         return f"times a scale s = {settings['scale']:g} "
+    if name == "context":
+        from attention_scaling.context import NAMES
+        return (f"and a needle scored Δ = {settings['gap']:g}, n = {settings['n']} keys, "
+                f"{NAMES[settings['method']]}.")
     mode = settings["mode"]
     gain = f", gain g = {settings['gain']:g}" if mode == "qk-l2" else ""
     return f"{NormalizationFigure.NAMES[mode]}, at magnitude m = {settings['magnitude']:.2f}{gain};"
@@ -122,7 +126,7 @@ def assert_fills_screen(s, large_text):
 
 
 CASES = [("attention", (1280, 720)), ("scale", (1280, 720)), ("normalization", (1280, 720)),
-         ("attention", (390, 844))]
+         ("context", (1280, 720)), ("attention", (390, 844))]
 
 
 @pytest.mark.parametrize("name, viewport", CASES, ids=[f"{n}-{w}" for n, (w, _) in CASES])

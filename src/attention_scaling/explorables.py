@@ -36,6 +36,7 @@ __all__ = [
     "attention_explorer",
     "scale_explorer",
     "normalization_explorer",
+    "context_explorer",
     "static_mode",
     "magnitude_to_saturate",
     "plain_text",
@@ -559,3 +560,49 @@ def magnitude_to_saturate(threshold: float = 0.9, d_k: int = 64, n_keys: int = 1
         "first_draw": next((m for m, x in zip(ATTENTION_MAGNITUDES, draw) if x > threshold), None),
         "first_mean": next((m for m, e in zip(ATTENTION_MAGNITUDES, mean) if e.mean > threshold), None),
     }
+
+
+# --- context length: the needle among n keys (book/keep-long-contexts-sharp.md) -------------------
+
+#: Gaps the live gap slider steps through: every quarter from 0 to 10 (the player's among them).
+LIVE_GAPS = tuple(i / 4 for i in range(41))
+
+
+def _describe_context(state) -> tuple[str, str]:
+    from .context import NAMES
+
+    p, r = state["params"], state["readouts"]
+    method = NAMES[p["method"]]
+    lead = (f"One draw (seed {p['seed']}) of {p['n'] - 1} distractor scores ~ N(0, 1) and a needle scored "
+            f"Δ = {p['gap']:g}, n = {p['n']} keys, {method}.")
+    sink = f", the extra zero logit (sink) {readout_number(r['sink'], 3)}" if p["method"] == "zero-logit" else ""
+    text = (f"Needle weight {readout_number(r['needle'], 3, near_one=True)}, its P(1-P) "
+            f"{readout_number(r['P(1-P)'], 3)}, its gradient dP/dΔ {readout_number(r['gradient'], 3)}; "
+            f"strongest distractor {readout_number(r['top distractor'], 3)}, all other keys together "
+            f"{readout_number(r['others'] - r['sink'], 3, near_one=True)}{sink}.")
+    alt = (f"Context explorer. {lead} Left: bars of the needle, the 5 strongest distractors, the rest summed, "
+           f"and the sink. {text} Middle: the needle as a point on the parabola P(1-P). Right: the needle's "
+           f"weight against n for this method and for plain scaling, the current n ringed.")
+    return alt, f"{lead} {text}"
+
+
+def context_explorer(seed: int = 0) -> Explorable:
+    """Context length n, the needle's gap Δ and the method: fading, s·log n, soft-cap, a zero logit."""
+    from .context import GAPS, METHODS, N_VALUES, TEX_NAMES, ContextFigure
+
+    seed = v.positive_int(seed, "seed", minimum=0)
+    return Explorable(
+        name="context",
+        title=(rf"A needle among $n$ keys: plain $1/\sqrt{{d_k}}$, s·log n scaling, soft-cap and an extra "
+               rf"zero logit (one draw of the distractors, seed {seed})"),
+        make_figure=lambda: ContextFigure(seed=seed),
+        controls=[
+            Control("method", "method", "", METHODS, "plain", ("radio", METHODS),
+                    names=tuple(TEX_NAMES[m] for m in METHODS)),
+            Control("n", "context length $n$", "keys", N_VALUES, 1024, ("select", N_VALUES)),
+            Control("gap", "needle's score Δ, distractors ~ N(0, 1)", "", GAPS, 6.0, ("select", LIVE_GAPS),
+                    fmt="{:g}"),
+        ],
+        describe=_describe_context,
+        stops=lesson.stops("context"),
+    )

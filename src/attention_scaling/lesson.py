@@ -68,6 +68,20 @@ STOPS: dict[str, tuple[Stop, ...]] = {
         Stop("Move it up: the gain, not the magnitude, sets how sharp they are",
              {"mode": "qk-l2", "magnitude": 10.0, "gain": 64.0}),
     ),
+    # The chapter on long contexts (keep-long-contexts-sharp), its explorer's walk: the
+    # needle fades as n grows, s·log n holds it, the soft cap and the zero logit do not.
+    "context": (
+        Stop("Few keys: the needle takes nearly all the weight",
+             {"method": "plain", "n": 16, "gap": 6.0}),
+        Stop("Same gap, many keys: the needle fades like 1/n",
+             {"method": "plain", "n": 65536, "gap": 6.0}),
+        Stop("Scale the scores by s·log n: the needle holds its weight",
+             {"method": "log-n", "n": 65536, "gap": 6.0}),
+        Stop("Cap the logits: a capped gap cannot beat many keys",
+             {"method": "soft-cap", "n": 65536, "gap": 6.0}),
+        Stop("An extra zero logit: one more key, the others outvote it",
+             {"method": "zero-logit", "n": 65536, "gap": 6.0}),
+    ),
 }
 
 #: The explorers that have stops.
@@ -75,7 +89,7 @@ EXPLORERS = tuple(STOPS)
 
 
 def stops(explorer: str) -> tuple[Stop, ...]:
-    """The stops of ``explorer`` ("attention", "scale" or "normalization"), in order."""
+    """The stops of ``explorer`` ("attention", "scale", "normalization" or "context"), in order."""
     if explorer not in STOPS:
         raise ValueError(f"explorer must be one of {', '.join(EXPLORERS)}, got {explorer!r}")
     return STOPS[explorer]
