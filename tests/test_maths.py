@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from attention_scaling.sphinx_ext import MATHS_CSS, MathsError, prerender_maths
+from attention_scaling.sphinx_ext import MATHS_CSS, MathsError, lazy_images, prerender_maths
 from book_files import html_page, toc_files
 
 needs_node = pytest.mark.skipif(not (shutil.which("node") and shutil.which("npm")),
@@ -72,6 +72,16 @@ def test_a_tex_error_fails_the_build_naming_the_page(tiny_site, tmp_path_factory
 def test_prerender_validates_its_folder(tmp_path):
     with pytest.raises(ValueError, match="outdir"):
         prerender_maths(tmp_path / "absent")
+
+
+def test_images_after_the_first_player_load_lazily():
+    page = ('<head><img src="logo.png"></head><article class="bd-article"><img src="fig1.png" />'
+            '<img class="asb-background" src="a.png"><img class="asb-frame" src="b.png">'
+            '<img src="fig2.png" /><img class="asb-background" src="c.png"><img class="asb-frame" src="d.png">')
+    out = lazy_images(page)
+    lazy = re.findall(r'src="([^"]+)"[^>]*loading="lazy"', out)
+    assert lazy == ["fig2.png", "c.png", "d.png"]
+    assert lazy_images(out) == out
 
 
 @pytest.mark.build

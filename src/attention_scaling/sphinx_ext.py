@@ -615,6 +615,52 @@ def _prerender_maths(app, exception):
                     report["formulas"], report["distinct"], report["pages"])
 
 
+# --- images below the fold loaded lazily -----------------------------------------------
+
+_IMG = re.compile(r"<img\b[^>]*>")
+_ARTICLE = '<article class="bd-article">'
+
+
+def lazy_images(text: str) -> str:
+    """``text`` (an HTML page) with the images of its article marked ``loading="lazy"``
+    (and decoded off the main thread), except the first image and the first player's
+    background and default frame: a figure, or another player's default frame and
+    background, load when the reader nears them, served or from file://. The frames a
+    player's controls choose are fetched by ``_static/player.js``. Idempotent."""
+    start = text.find(_ARTICLE)
+    if start < 0:
+        return text
+    seen, players = [], []
+
+    def mark(m: re.Match) -> str:
+        tag = m.group(0)
+        seen.append(tag)
+        if "asb-background" in tag:
+            players.append(tag)
+        # the first image, and the first player's background and default frame
+        first = len(seen) == 1 or (len(players) == 1 and ("asb-background" in tag or (
+            "asb-frame" in tag and "asb-background" in seen[-2])))
+        if first or " loading=" in tag:
+            return tag
+        if tag.endswith("/>"):
+            return tag[:-2].rstrip() + ' loading="lazy" decoding="async" />'
+        return tag[:-1] + ' loading="lazy" decoding="async">'
+
+    return text[:start] + _IMG.sub(mark, text[start:])
+
+
+def _lazy_images(app, exception):
+    if exception is not None or not _is_html(app):
+        return
+    for page in Path(app.outdir).rglob("*.html"):
+        if page.relative_to(app.outdir).parts[0] in ("_static", "_sources"):
+            continue
+        text = page.read_text(encoding="utf-8")
+        new = lazy_images(text)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+
+
 def setup(app):
     app.connect("config-inited", _configure_publishing)
     app.connect("builder-inited", _make_preview)
@@ -626,6 +672,7 @@ def setup(app):
     app.connect("build-finished", _externalize_frames)
     # after the 404 and landing pages and the printable sheets are written (priority 400)
     app.connect("build-finished", _prerender_maths, priority=800)
+    app.connect("build-finished", _lazy_images, priority=810)
     app.connect("html-page-context", _drop_thebe_assets)
     app.connect("html-page-context", _fix_citation_roles)
     # after sphinx-book-theme has added its launch buttons (default priority 500)
