@@ -11,7 +11,8 @@ import shutil
 
 import pytest
 
-from attention_scaling.sphinx_ext import MATHS_CSS, MathsError, lazy_images, prerender_maths
+from attention_scaling.sphinx_ext import (MATHS_CSS, MathsError, lazy_images, prerender_maths,
+                                          trim_theme_assets)
 from book_files import html_page, toc_files
 
 needs_node = pytest.mark.skipif(not (shutil.which("node") and shutil.which("npm")),
@@ -82,6 +83,22 @@ def test_images_after_the_first_player_load_lazily():
     lazy = re.findall(r'src="([^"]+)"[^>]*loading="lazy"', out)
     assert lazy == ["fig2.png", "c.png", "d.png"]
     assert lazy_images(out) == out
+
+
+def test_unused_theme_assets_are_left_out_and_scripts_deferred():
+    head = ('<head><script src="_static/searchtools.js"></script>\n<script src="searchindex.js"></script>\n'
+            '<script src="_static/design-tabs.js?v=1"></script>\n'
+            '<link rel="stylesheet" type="text/css" href="_static/sphinx-design.min.css?v=2" />\n'
+            '<script src="_static/copybutton.js?v=3"></script>\n<script src="_static/doctools.js?v=4"></script>\n'
+            '<script>var inline = 1;</script><script defer src="_static/x.js"></script></head>')
+    plain = trim_theme_assets(head + "<body><p>text</p></body>")
+    assert "searchindex" not in plain and "design" not in plain and "copybutton" not in plain
+    assert '<script defer src="_static/doctools.js?v=4"></script>' in plain
+    assert "<script>var inline = 1;</script>" in plain and plain.count("defer") == 2
+    used = trim_theme_assets(head + '<body><div class="sd-card"></div><div class="highlight"></div></body>')
+    assert "searchindex" not in used and "design-tabs.js" in used and "sphinx-design.min.css" in used
+    assert "copybutton.js" in used
+    assert trim_theme_assets(head, search_page=True) == head
 
 
 @pytest.mark.build

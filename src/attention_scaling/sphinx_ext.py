@@ -661,6 +661,60 @@ def _lazy_images(app, exception):
             page.write_text(new, encoding="utf-8")
 
 
+# --- theme assets a page does not use ---------------------------------------------------
+
+# (pattern of the tag, what the page must contain to need it)
+_SEARCH_TOOLS = re.compile(r'[ \t]*<script src="[^"]*(?:_static/searchtools\.js|_static/language_data\.js|'
+                           r'searchindex\.js)"></script>\n?')
+_DESIGN = re.compile(r'[ \t]*(?:<script\b[^>]*src="[^"]*_static/design-tabs\.js[^"]*"></script>|'
+                     r'<link rel="stylesheet" type="text/css" href="[^"]*_static/sphinx-design\.min\.css[^"]*" />)\n?')
+_COPY = re.compile(r'[ \t]*(?:<script src="[^"]*_static/(?:clipboard\.min|copybutton)\.js[^"]*"></script>|'
+                   r'<link rel="stylesheet" type="text/css" href="[^"]*_static/copybutton\.css[^"]*" />)\n?')
+_HEAD_SCRIPT = re.compile(r'<script (?![^>]*\b(?:defer|async|type=)\b)([^>]*\bsrc="[^"]+"[^>]*)></script>')
+
+
+def trim_theme_assets(text: str, search_page: bool = False) -> str:
+    """``text`` (an HTML page) without the theme's assets it does not use, and with its
+    scripts deferred so that none blocks the first paint:
+
+    - Sphinx's search tools and the whole search index (70 kB), which pydata-sphinx-theme
+      loads on every page for a search-as-you-type the book leaves off
+      (``search_as_you_type`` is False: its code returns before touching them); the search
+      page keeps them;
+    - sphinx-design's script and stylesheet on pages with no sphinx-design element;
+    - the copy button's scripts and stylesheet on pages with no code block.
+
+    Every classic script in ``<head>`` that is neither ``defer`` nor ``async`` becomes
+    ``defer``: it still runs in document order, before DOMContentLoaded, but after the page
+    is parsed (inline scripts only set variables the deferred ones read later). The search
+    page is left as it is. Idempotent."""
+    if search_page:
+        return text
+    text = _SEARCH_TOOLS.sub("", text)
+    if not re.search(r'class="[^"]*\bsd-', text):
+        text = _DESIGN.sub("", text)
+    if 'class="highlight' not in text:
+        text = _COPY.sub("", text)
+    head_end = text.find("</head>")
+    if head_end > 0:
+        text = _HEAD_SCRIPT.sub(r"<script defer \1></script>", text[:head_end]) + text[head_end:]
+    return text
+
+
+def _trim_theme_assets(app, exception):
+    if exception is not None or not _is_html(app):
+        return
+    out = Path(app.outdir)
+    for page in out.rglob("*.html"):
+        name = page.relative_to(out).as_posix()
+        if name.split("/")[0] in ("_static", "_sources"):
+            continue
+        text = page.read_text(encoding="utf-8")
+        new = trim_theme_assets(text, search_page=name == "search.html")
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+
+
 def setup(app):
     app.connect("config-inited", _configure_publishing)
     app.connect("builder-inited", _make_preview)
@@ -673,6 +727,7 @@ def setup(app):
     # after the 404 and landing pages and the printable sheets are written (priority 400)
     app.connect("build-finished", _prerender_maths, priority=800)
     app.connect("build-finished", _lazy_images, priority=810)
+    app.connect("build-finished", _trim_theme_assets, priority=820)
     app.connect("html-page-context", _drop_thebe_assets)
     app.connect("html-page-context", _fix_citation_roles)
     # after sphinx-book-theme has added its launch buttons (default priority 500)
