@@ -275,7 +275,8 @@
   function start() {
     document.querySelectorAll(".asb-player").forEach(init);
     // ?present opens the page's first player in presentation mode, ?present=2 the second.
-    var match = /[?&]present(?:=(\d+))?(?:&|$)/.exec(window.location.search);
+    // (Sphinx's sphinx_highlight.js may have rewritten the address to ?present= by now.)
+    var match = /[?&]present(?:=(\d*))?(?:&|$)/.exec(window.location.search);
     if (match) {
       var players = document.querySelectorAll(".asb-player");
       var which = players[(match[1] ? Number(match[1]) : 1) - 1];

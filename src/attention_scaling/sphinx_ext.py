@@ -670,7 +670,10 @@ _DESIGN = re.compile(r'[ \t]*(?:<script\b[^>]*src="[^"]*_static/design-tabs\.js[
                      r'<link rel="stylesheet" type="text/css" href="[^"]*_static/sphinx-design\.min\.css[^"]*" />)\n?')
 _COPY = re.compile(r'[ \t]*(?:<script src="[^"]*_static/(?:clipboard\.min|copybutton)\.js[^"]*"></script>|'
                    r'<link rel="stylesheet" type="text/css" href="[^"]*_static/copybutton\.css[^"]*" />)\n?')
-_HEAD_SCRIPT = re.compile(r'<script (?![^>]*\b(?:defer|async|type=)\b)([^>]*\bsrc="[^"]+"[^>]*)></script>')
+# documentation_options.js stays blocking: inline scripts in a page's body use what it defines
+# (sphinx-proof's index sets DOCUMENTATION_OPTIONS.COLLAPSE_INDEX).
+_HEAD_SCRIPT = re.compile(r'<script (?![^>]*\b(?:defer|async|type=)\b)(?![^>]*documentation_options\.js)'
+                          r'([^>]*\bsrc="[^"]+"[^>]*)></script>')
 
 
 def trim_theme_assets(text: str, search_page: bool = False) -> str:
@@ -686,8 +689,9 @@ def trim_theme_assets(text: str, search_page: bool = False) -> str:
 
     Every classic script in ``<head>`` that is neither ``defer`` nor ``async`` becomes
     ``defer``: it still runs in document order, before DOMContentLoaded, but after the page
-    is parsed (inline scripts only set variables the deferred ones read later). The search
-    page is left as it is. Idempotent."""
+    is parsed (inline scripts only set variables the deferred ones read later), except
+    ``documentation_options.js``, whose global inline scripts use. The search page is left
+    as it is. Idempotent."""
     if search_page:
         return text
     text = _SEARCH_TOOLS.sub("", text)
