@@ -573,6 +573,10 @@ def lighthouse_summary(report: dict) -> dict:
     out["bytes_transferred"] = int(audits["total-byte-weight"].get("numericValue") or 0)
     out["bytes"] = int(sum(r.get("resourceSize") or 0 for r in requests))
     out["requests"] = len(requests)
+    # what keeps accessibility, best practices or SEO under 100: the audits that fail
+    out["failing"] = sorted({ref["id"] for c in LIGHTHOUSE_CATEGORIES[1:] for ref in report["categories"][c]["auditRefs"]
+                             if ref.get("weight") and (audits.get(ref["id"], {}).get("score") is not None)
+                             and audits[ref["id"]]["score"] < 1})
     if report.get("runtimeError"):
         out["error"] = report["runtimeError"].get("message", "runtime error")
     return out
@@ -640,7 +644,8 @@ def lighthouse_rows(result: dict) -> list[tuple[str, str]]:
                          f"perf {r['performance']} a11y {r['accessibility']} bp {r['best-practices']} "
                          f"seo {r['seo']} | FCP {r['fcp_ms'] / 1e3:.1f} s LCP {r['lcp_ms'] / 1e3:.1f} s "
                          f"TBT {r['tbt_ms']:.0f} ms CLS {r['cls']:.3f} | {r['bytes'] / 1e6:.2f} MB "
-                         f"({r['bytes_transferred'] / 1e6:.2f} MB sent)"))
+                         f"({r['bytes_transferred'] / 1e6:.2f} MB sent)"
+                         + (f" | failing: {', '.join(r['failing'])}" if r.get("failing") else "")))
     for preset in LIGHTHOUSE_PRESETS:
         if f"lighthouse_min_{preset}" in result:
             rows.insert(0, (f"Lighthouse {result['lighthouse_version']}, lowest performance ({preset})",
