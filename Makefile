@@ -18,7 +18,7 @@ help:
 	@echo "make serve  serve the built book on http://127.0.0.1:$(PORT)"
 	@echo "make test   unit, notebook, strict-build and browser tests"
 	@echo "make test-oldest  the package's tests with its oldest supported versions (.venv-oldest)"
-	@echo "make bench  slider latency, frame export, build time, page weight (table + JSON line)"
+	@echo "make bench  slider latency, frame export, build time, page weight, Lighthouse (table + JSON line)"
 	@echo "make bench-class  kernels, memory and slider latency for a class of 5-40 on this machine"
 	@echo "make publish  build, then push $(HTML) to the $(PAGES_BRANCH) branch of $(REMOTE) (ghp-import)"
 	@echo "make pdf    print the book (or PAGES=\"book/intro.html ...\") to _build/handout.pdf"
@@ -70,8 +70,9 @@ pdf: venv-test book
 handout: venv-test book
 	@CHROMIUM="$$(scripts/find-chromium $(PY))" $(PY) scripts/make_handout.py
 
+# With Lighthouse (npm, pinned, installed into $(VENV)/lighthouse on first use) over every page.
 bench: venv
-	$(PY) benchmarks/bench.py
+	$(PY) benchmarks/bench.py --lighthouse
 
 # A class on one server: 5-40 students' kernels dragging the explorer's slider at once;
 # prints a table and writes benchmarks/results/class.json (the instructor page reads it).

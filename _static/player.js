@@ -92,6 +92,18 @@
       }
     }
     show();
+    // Only the default frame is loaded with the page (and, below the first player, only when
+    // the reader nears it: the build marks those images loading="lazy"). The frames one step
+    // away are fetched at the first sign of use, focus or a press on the player, so that the
+    // first change is shown at once; after that, every change fetches its own neighbours.
+    function warm() {
+      root.removeEventListener("focusin", warm);
+      root.removeEventListener("pointerdown", warm);
+      prefetch(data.frames, data.controls.map(function (c) { return c.values.length; }),
+        Number(root.getAttribute("data-frame") || 0));
+    }
+    root.addEventListener("focusin", warm);
+    root.addEventListener("pointerdown", warm);
     present(root, data, show);
     root.classList.add("asb-ready");
     // The maths in a player's title and labels is not a Tab stop: a keyboard user tabs from
@@ -263,7 +275,8 @@
   function start() {
     document.querySelectorAll(".asb-player").forEach(init);
     // ?present opens the page's first player in presentation mode, ?present=2 the second.
-    var match = /[?&]present(?:=(\d+))?(?:&|$)/.exec(window.location.search);
+    // (Sphinx's sphinx_highlight.js may have rewritten the address to ?present= by now.)
+    var match = /[?&]present(?:=(\d*))?(?:&|$)/.exec(window.location.search);
     if (match) {
       var players = document.querySelectorAll(".asb-player");
       var which = players[(match[1] ? Number(match[1]) : 1) - 1];

@@ -32,8 +32,10 @@
           var i = Number(input.value);
           var right = data.correct[i];
           feedback.textContent = (right ? "Correct. " : "Not quite. ") + data.why[i];
+          // the built book typesets the feedback's maths at build time (whyHtml, escaped HTML)
+          if (data.whyHtml) { feedback.innerHTML = (right ? "Correct. " : "Not quite. ") + data.whyHtml[i]; }
           feedback.className = "asb-feedback " + (right ? "asb-right" : "asb-wrong");
-          if (window.MathJax && MathJax.typesetPromise) { MathJax.typesetPromise([feedback]); }
+          if (!data.whyHtml && window.MathJax && MathJax.typesetPromise) { MathJax.typesetPromise([feedback]); }
           if (first[qi] === null && codeValue) { first[qi] = {index: i, right: right}; showCode(); }
         });
       });

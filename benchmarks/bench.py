@@ -457,6 +457,203 @@ def page_weight() -> dict:
     return out
 
 
+# --- Lighthouse over every page, served gzip-compressed ---------------------------------
+
+#: The npm package and its exact version (installed on demand, like scripts/find-chp).
+LIGHTHOUSE_VERSION = "12.8.2"
+LIGHTHOUSE_DIR = ROOT / ".venv" / "lighthouse"
+LIGHTHOUSE_CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+LIGHTHOUSE_PRESETS = ("mobile", "desktop")
+# Served compressed, as a static host (GitHub Pages) serves them.
+GZIP_TYPES = ("text/", "application/javascript", "application/json", "image/svg+xml",
+              "application/xml", "font/ttf", "application/vnd.ms-fontobject")
+
+
+def gzip_handler(directory: Path):
+    """A quiet static-file handler for ``directory`` that gzips text types when the client
+    accepts it (HTML, CSS, JavaScript, JSON, SVG); images and woff fonts go as they are."""
+    import functools
+    import gzip
+    import http.server
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def send_head(self):
+            path = self.translate_path(self.path)
+            if os.path.isdir(path):
+                index = os.path.join(path, "index.html")
+                if not self.path.split("?")[0].endswith("/") or not os.path.isfile(index):
+                    return super().send_head()
+                path = index
+            ctype = self.guess_type(path)
+            if ("gzip" not in self.headers.get("Accept-Encoding", "")
+                    or not ctype.startswith(GZIP_TYPES) or not os.path.isfile(path)):
+                return super().send_head()
+            with open(path, "rb") as f:
+                body = gzip.compress(f.read(), compresslevel=6, mtime=0)
+            self.send_response(200)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Vary", "Accept-Encoding")
+            self.end_headers()
+            return io.BytesIO(body)
+
+    return functools.partial(Handler, directory=str(directory))
+
+
+class GzipServer:
+    """``with GzipServer(html_dir) as origin:`` serves ``html_dir`` on 127.0.0.1 (a threaded
+    http.server), gzip-compressing text types; ``origin`` is ``http://127.0.0.1:PORT``."""
+
+    def __init__(self, directory):
+        directory = Path(directory)
+        if not directory.is_dir():
+            raise ValueError(f"directory must be an existing folder, got {directory}")
+        self.directory = directory
+
+    def __enter__(self) -> str:
+        import http.server
+        import threading
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), gzip_handler(self.directory))
+        self.httpd.daemon_threads = True
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def find_lighthouse() -> str | None:
+    """The pinned Lighthouse CLI, installed into .venv/lighthouse with npm on first use."""
+    cli = LIGHTHOUSE_DIR / "node_modules" / ".bin" / "lighthouse"
+
+    def version() -> str:
+        try:
+            return subprocess.run([str(cli), "--version"], capture_output=True, text=True, timeout=60).stdout.strip()
+        except OSError:
+            return ""
+
+    if cli.exists() and version() == LIGHTHOUSE_VERSION:
+        return str(cli)
+    if not shutil.which("npm"):
+        print("bench: no npm, so no Lighthouse (install Node.js >= 18.16)", file=sys.stderr)
+        return None
+    print(f"bench: installing lighthouse@{LIGHTHOUSE_VERSION} into {LIGHTHOUSE_DIR} (npm, once)", file=sys.stderr)
+    LIGHTHOUSE_DIR.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["npm", "install", "--prefix", str(LIGHTHOUSE_DIR), "--no-save", "--no-audit", "--no-fund",
+                    "--loglevel=error", f"lighthouse@{LIGHTHOUSE_VERSION}"], check=True, stdout=sys.stderr)
+    return str(cli) if version() == LIGHTHOUSE_VERSION else None
+
+
+def find_chromium() -> str | None:
+    """The tests' Chromium (scripts/find-chromium); None when only Playwright's own is found."""
+    exe = os.environ.get("CHROMIUM") or subprocess.run(
+        [str(ROOT / "scripts" / "find-chromium"), sys.executable], capture_output=True, text=True).stdout.strip()
+    return exe if exe and exe != "playwright" else None
+
+
+def lighthouse_summary(report: dict) -> dict:
+    """The numbers bench reports from one Lighthouse JSON report: the four category scores
+    (0-100), FCP, LCP and TBT in ms, CLS, and the bytes: transferred (compressed) and
+    uncompressed (every resource the page loaded, decoded)."""
+    if not isinstance(report, dict) or "categories" not in report or "audits" not in report:
+        raise ValueError("report must be a Lighthouse JSON report (with categories and audits)")
+    audits = report["audits"]
+    out = {c: (None if report["categories"][c]["score"] is None else round(100 * report["categories"][c]["score"]))
+           for c in LIGHTHOUSE_CATEGORIES}
+    for key, audit in (("fcp_ms", "first-contentful-paint"), ("lcp_ms", "largest-contentful-paint"),
+                       ("tbt_ms", "total-blocking-time"), ("cls", "cumulative-layout-shift")):
+        out[key] = audits[audit].get("numericValue")
+    requests = (audits.get("network-requests", {}).get("details") or {}).get("items", [])
+    out["bytes_transferred"] = int(audits["total-byte-weight"].get("numericValue") or 0)
+    out["bytes"] = int(sum(r.get("resourceSize") or 0 for r in requests))
+    out["requests"] = len(requests)
+    # what keeps accessibility, best practices or SEO under 100: the audits that fail
+    out["failing"] = sorted({ref["id"] for c in LIGHTHOUSE_CATEGORIES[1:] for ref in report["categories"][c]["auditRefs"]
+                             if ref.get("weight") and (audits.get(ref["id"], {}).get("score") is not None)
+                             and audits[ref["id"]]["score"] < 1})
+    if report.get("runtimeError"):
+        out["error"] = report["runtimeError"].get("message", "runtime error")
+    return out
+
+
+def run_lighthouse(cli: str, chrome: str, url: str, preset: str) -> dict:
+    """One Lighthouse run (its default simulated throttling) of ``url`` with ``preset``."""
+    if preset not in LIGHTHOUSE_PRESETS:
+        raise ValueError(f"preset must be one of {LIGHTHOUSE_PRESETS}, got {preset!r}")
+    cmd = [cli, url, "--output=json", "--output-path=stdout", "--quiet",
+           "--only-categories=" + ",".join(LIGHTHOUSE_CATEGORIES),
+           "--chrome-flags=--headless=new --no-sandbox --disable-gpu --no-first-run "
+           "--disable-background-networking --disable-component-update"]
+    if preset == "desktop":
+        cmd.append("--preset=desktop")
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, CHROME_PATH=chrome))
+    if done.returncode != 0 or not done.stdout.strip():
+        raise RuntimeError(f"lighthouse failed on {url} ({preset}): {done.stderr.strip()[-2000:]}")
+    return lighthouse_summary(json.loads(done.stdout))
+
+
+def lighthouse(html_dir: Path, pages: list[str] | None = None, presets=LIGHTHOUSE_PRESETS) -> dict:
+    """Lighthouse (pinned, npm) with the tests' Chromium over every page of the built site
+    (or ``pages``, paths relative to it), served gzip-compressed by :class:`GzipServer`,
+    with the mobile and desktop presets. Empty when Lighthouse or Chromium is missing."""
+    names = [p.relative_to(html_dir).as_posix() for p in _pages(html_dir)]
+    if pages:
+        unknown = sorted(set(pages) - set(names))
+        if unknown:
+            raise ValueError(f"pages must be built pages of {html_dir}, not {unknown}")
+        names = [n for n in names if n in pages]
+    cli, chrome = find_lighthouse(), find_chromium()
+    if not cli or not chrome:
+        print("bench: Lighthouse skipped (no Lighthouse or no Chromium)", file=sys.stderr)
+        return {}
+    per_page = {}
+    start = time.perf_counter()
+    with GzipServer(html_dir) as origin:
+        for name in names:
+            per_page[name] = {preset: run_lighthouse(cli, chrome, f"{origin}/{name}", preset) for preset in presets}
+            print(f"bench: lighthouse {name}: " + ", ".join(
+                f"{preset} {r['performance']}" for preset, r in per_page[name].items()), file=sys.stderr)
+    out = {"lighthouse": per_page, "lighthouse_version": LIGHTHOUSE_VERSION,
+           "lighthouse_s": time.perf_counter() - start}
+    for preset in presets:
+        scores = {n: r[preset]["performance"] for n, r in per_page.items()}
+        worst = min(scores, key=lambda n: scores[n] if scores[n] is not None else -1)
+        out[f"lighthouse_min_{preset}"] = scores[worst]
+        out[f"lighthouse_min_{preset}_page"] = worst
+        out[f"lighthouse_min_other_{preset}"] = min(
+            r[preset][c] for r in per_page.values() for c in LIGHTHOUSE_CATEGORIES[1:])
+    heaviest = max(per_page, key=lambda n: max(r["bytes"] for r in per_page[n].values()))
+    out["page_max_bytes"] = max(r["bytes"] for r in per_page[heaviest].values())
+    out["page_max"] = heaviest
+    out["page_bytes_measured_in"] = "lighthouse"
+    return out
+
+
+def lighthouse_rows(result: dict) -> list[tuple[str, str]]:
+    rows = []
+    for name, by_preset in result.get("lighthouse", {}).items():
+        for preset, r in by_preset.items():
+            rows.append((f"  {name} ({preset})",
+                         f"perf {r['performance']} a11y {r['accessibility']} bp {r['best-practices']} "
+                         f"seo {r['seo']} | FCP {r['fcp_ms'] / 1e3:.1f} s LCP {r['lcp_ms'] / 1e3:.1f} s "
+                         f"TBT {r['tbt_ms']:.0f} ms CLS {r['cls']:.3f} | {r['bytes'] / 1e6:.2f} MB "
+                         f"({r['bytes_transferred'] / 1e6:.2f} MB sent)"
+                         + (f" | failing: {', '.join(r['failing'])}" if r.get("failing") else "")))
+    for preset in LIGHTHOUSE_PRESETS:
+        if f"lighthouse_min_{preset}" in result:
+            rows.insert(0, (f"Lighthouse {result['lighthouse_version']}, lowest performance ({preset})",
+                            f"{result[f'lighthouse_min_{preset}']} ({result[f'lighthouse_min_{preset}_page']}); "
+                            f"lowest a11y/bp/seo {result[f'lighthouse_min_other_{preset}']}"))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=60)
@@ -465,7 +662,19 @@ def main() -> None:
     parser.add_argument("--no-lab", action="store_true", help="skip the end-to-end timing in JupyterLab")
     parser.add_argument("--lab-before", action="store_true",
                         help="also time the live widget as it was before the layered frame, in the same rounds")
+    parser.add_argument("--lighthouse", action="store_true",
+                        help="also run Lighthouse (mobile and desktop presets) over every built page")
+    parser.add_argument("--only-lighthouse", action="store_true", help="run Lighthouse and nothing else")
+    parser.add_argument("--pages", nargs="+", metavar="PAGE",
+                        help="Lighthouse only these pages (paths under _build/html, e.g. book/intro.html)")
     args = parser.parse_args()
+    html_dir = ROOT / "_build" / "html"
+    if args.only_lighthouse:
+        result = lighthouse(html_dir, args.pages)
+        for name, value in lighthouse_rows(result):
+            print(f"{name}  {value}")
+        print(json.dumps(result, sort_keys=True))
+        return
 
     result = {"python": platform.python_version(), "numpy": np.__version__,
               "matplotlib": matplotlib.__version__, "cores": os.cpu_count()}
@@ -475,8 +684,13 @@ def main() -> None:
     result |= frame_export()
     if not args.no_build:
         result |= build_times()
-    if (ROOT / "_build" / "html").is_dir():
+    if html_dir.is_dir():
         result |= page_weight()
+        if args.lighthouse:
+            # Lighthouse's page_max_bytes (every resource the page loads, uncompressed) replaces
+            # the load-time measure above; that one stays as page_max_bytes_at_load.
+            result["page_max_bytes_at_load"] = result["page_max_bytes"]
+            result |= lighthouse(html_dir, args.pages)
 
     rows = [
         ("machine", f"Python {result['python']}, numpy {result['numpy']}, matplotlib {result['matplotlib']}, "
@@ -524,6 +738,7 @@ def main() -> None:
                      f"{result['page_max_bytes'] / 1e6:.2f} MB ({result['page_max']})"))
         for name, size in sorted(result["page_bytes"].items(), key=lambda kv: -kv[1])[:5]:
             rows.append((f"  {name}", f"{size / 1e6:.2f} MB"))
+    rows += lighthouse_rows(result)
     if "player_disk_max_bytes" in result:
         rows.append(("largest player, frame files on disk",
                      f"{result['player_disk_max_bytes'] / 1e6:.2f} MB ({result['player_disk_max']})"))

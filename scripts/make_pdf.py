@@ -3,7 +3,8 @@
     python scripts/make_pdf.py [--out FILE] [PAGE.html ...]
 
 Pages are paths under _build/html (default: every page of the table of contents, in
-order). Each is opened from disk, MathJax finishes typesetting, and Chromium prints it
+order). Each is opened from disk, its maths is ready (typeset at build time, or by MathJax
+in a book built without Node.js), and Chromium prints it
 with the book's print styles (no sidebars; explorers show their default frame). The
 pages are then joined into one PDF with pypdf.
 """
@@ -20,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from book_files import html_page, toc_files  # noqa: E402
+from checks import wait_for_maths  # noqa: E402
 from conftest import CHROMIUM_ARGS  # noqa: E402
 
 
@@ -42,7 +44,7 @@ def print_pages(browser, pages, out: Path) -> Path:
     page = browser.new_page()
     for name in pages:
         page.goto((html / name).as_uri(), wait_until="load")
-        page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise }")
+        wait_for_maths(page)
         page.emulate_media(media="print")
         pdf = page.pdf(format="A4", print_background=True,
                        margin={"top": "14mm", "bottom": "14mm", "left": "12mm", "right": "12mm"})

@@ -19,6 +19,7 @@ import pytest
 
 from attention_scaling.quiz import answer_code, read_code
 from book_files import ROOT, html_page, read_notebook, toc_files
+from checks import wait_for_maths
 from conftest import HTML
 
 pytestmark = pytest.mark.browser
@@ -76,9 +77,7 @@ def visiting(browser, url: str, origin: str | None, viewport=(1280, 900)):
         if origin is not None:
             assert response is not None and response.ok, f"{url} answered {response and response.status}"
         page.wait_for_load_state("networkidle")
-        page.evaluate("""async () => { if (window.MathJax && MathJax.startup && MathJax.startup.promise)
-                                           await MathJax.startup.promise;
-                                       await document.fonts.ready; }""")
+        wait_for_maths(page)
         yield page, visit
         for url_seen in visit.requests:
             if not _is_local(url_seen, origin) and url_seen not in visit.external:
@@ -99,6 +98,11 @@ def page_state(page) -> dict:
                 mathjax: !!(window.MathJax && MathJax.version),
                 maths: maths.length,
                 rendered: maths.filter(m => m.querySelector('mjx-container')).length,
+                // typeset maths is drawn by MathJax's stylesheet: every character's glyph is
+                // its ::before content (none when the stylesheet is missing)
+                glyphs: document.querySelectorAll('mjx-c').length,
+                unstyled: [...document.querySelectorAll('mjx-c')]
+                    .filter(c => getComputedStyle(c, '::before').content === 'none').length,
                 merrors: document.querySelectorAll('mjx-merror').length,
                 badFonts: [...document.fonts].filter(f => f.status === 'error').map(f => f.family),
                 text: clone.textContent,
@@ -125,9 +129,13 @@ def _check(visit: Visit, state: dict, page_name: str):
     raw = sorted(set(RAW_TEX.findall(state["text"])))
     assert raw == [], f"raw TeX visible on {page_name}: {raw}"
     if state["maths"]:
-        assert state["mathjax"], f"{page_name} has maths but MathJax did not load"
+        # typeset at build time (no MathJax in the page), or by MathJax in the browser
         assert state["rendered"] == state["maths"], (
             f"{page_name}: MathJax rendered {state['rendered']} of {state['maths']} maths elements"
+        )
+        assert state["glyphs"] > 0 and state["unstyled"] == 0, (
+            f"{page_name}: {state['unstyled']} of {state['glyphs']} maths characters have no glyph"
+            " (MathJax's stylesheet is missing)"
         )
         assert state["merrors"] == 0, f"{page_name}: {state['merrors']} TeX errors in the maths"
 
@@ -219,7 +227,7 @@ def test_players_respond_to_keyboard_and_mouse(browser, site, server, page_name,
             shown.append(now)
             return now
 
-        page.evaluate("() => window.MathJax && MathJax.startup.promise")
+        wait_for_maths(page)
         count_tab_stops = "el => [...el.querySelectorAll('mjx-container')].filter(m => m.tabIndex >= 0).length"
         try:  # the player takes its formulas out of the Tab order once MathJax has typeset them
             player.element_handle().wait_for_element_state("stable")

@@ -16,6 +16,7 @@ import pytest
 
 from attention_scaling import lesson
 from attention_scaling.figures import NormalizationFigure
+from checks import wait_for_maths
 from conftest import SCREENSHOTS
 
 pytestmark = pytest.mark.browser
@@ -61,7 +62,7 @@ def open_page(browser, url, viewport, dark=False, route=None):
     if route:
         page.route(*route)
     page.goto(url, wait_until="load")
-    page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+    wait_for_maths(page)
     if dark:
         page.evaluate("() => { document.documentElement.dataset.theme = 'dark';"
                       " document.documentElement.dataset.mode = 'dark'; }")

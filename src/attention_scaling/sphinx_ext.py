@@ -26,6 +26,7 @@ import json
 import os
 import re
 import shutil
+import sys
 from pathlib import Path
 
 from docutils import nodes
@@ -431,6 +432,293 @@ def _externalize_frames(app, exception):
                         page, p["id"], p["frames"], p["files"], p["bytes"])
 
 
+# --- maths typeset at build time -------------------------------------------------------
+
+#: The Node tool (MathJax 3.2.2 from npm, pinned by its package-lock.json) and the shared
+#: stylesheet it writes, relative to the output directory.
+MATHS_TOOL = Path(__file__).resolve().parents[2] / "tools" / "mathjax-prerender"
+MATHS_CSS = "_static/maths.css"
+#: Where the stylesheet finds MathJax's CHTML fonts (served from _extra/), relative to it.
+MATHS_FONT_URL = "mathjax/es5/output/chtml/fonts/woff-v2"
+#: Size of the maths relative to the text: what the browser's MathJax measured on every
+#: formula of the book (it matches ex-heights with the theme's system-ui font).
+MATHS_SCALE = 1.273
+
+# What the browser's MathJax would typeset: \(..\) inline, \[..\] and $$..$$ displayed, in
+# text outside the elements it skips (skipHtmlTags); comments are left alone.
+_SKIP_OR_TAG = re.compile(r"<!--.*?-->|<(script|style|pre|code|textarea|noscript)\b[^>]*>.*?</\1\s*>|<[^>]*>",
+                          re.S | re.I)
+_TEX = re.compile(r"\\\((.+?)\\\)|\\\[(.+?)\\\]|\$\$(.+?)\$\$", re.S)
+_MATHJAX_SCRIPTS = re.compile(r'<script>window\.MathJax = .*?</script>\s*|<script\b[^>]*\bsrc="[^"]*mathjax/es5/'
+                              r'tex-chtml\.js[^"]*"[^>]*></script>\s*', re.S)
+_QUIZ_DATA = re.compile(r'(<script type="application/json" class="asb-quiz-data">)(.*?)(</script>)', re.S)
+
+
+class MathsError(SphinxError):
+    category = "Maths that MathJax cannot typeset"
+
+
+def _tex_in_text(text: str):
+    """(start, end, tex, display) of every formula in one run of HTML text (entities decoded)."""
+    for m in _TEX.finditer(text):
+        tex = m.group(1) if m.group(1) is not None else (m.group(2) if m.group(2) is not None else m.group(3))
+        yield m.start(), m.end(), html.unescape(tex), m.group(1) is None
+
+
+def _page_formulas(text: str):
+    """(start, end, tex, display) of every formula the browser's MathJax would typeset in a page."""
+    pos = 0
+    for tag in _SKIP_OR_TAG.finditer(text + "<>"):
+        for start, end, tex, display in _tex_in_text(text[pos:tag.start()]):
+            yield pos + start, pos + end, tex, display
+        pos = tag.end()
+
+
+def _quiz_formulas(why: str):
+    """(start, end, tex, display) of the formulas in a quiz's plain-text feedback."""
+    for m in _TEX.finditer(why):
+        tex = m.group(1) if m.group(1) is not None else (m.group(2) if m.group(2) is not None else m.group(3))
+        yield m.start(), m.end(), tex, m.group(1) is None
+
+
+def _splice(text: str, found, rendered: dict, escape=None) -> str:
+    out, pos = [], 0
+    for start, end, tex, display in found:
+        out.append(escape(text[pos:start]) if escape else text[pos:start])
+        out.append(rendered[(tex, display)])
+        pos = end
+    out.append(escape(text[pos:]) if escape else text[pos:])
+    return "".join(out)
+
+
+def _ensure_mathjax_node(node_dir: Path) -> Path | None:
+    """node_modules with mathjax-full as pinned by the tool's package-lock.json, installed
+    with ``npm ci`` into ``node_dir`` (once per lockfile). None without Node.js and npm."""
+    lock = (MATHS_TOOL / "package-lock.json").read_bytes()
+    stamp = node_dir / "lock.sha256"
+    modules = node_dir / "node_modules"
+    digest = hashlib.sha256(lock).hexdigest()
+    if (modules / "mathjax-full" / "package.json").is_file() and stamp.is_file() and stamp.read_text() == digest:
+        return modules
+    if not (shutil.which("node") and shutil.which("npm")):
+        return None
+    import subprocess
+
+    node_dir.mkdir(parents=True, exist_ok=True)
+    for name in ("package.json", "package-lock.json"):
+        shutil.copyfile(MATHS_TOOL / name, node_dir / name)
+    logger.info("attention_scaling: installing MathJax for Node into %s (npm ci, once)", node_dir)
+    done = subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=node_dir,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise MathsError(f"npm ci in {node_dir} failed: {done.stderr.strip()[-2000:]}")
+    stamp.write_text(digest)
+    return modules
+
+
+def _typeset(items: list, modules: Path) -> dict:
+    """Run the Node tool over ``items`` [(tex, display)]: {"html": [...], "css": ..., "errors": [...]}."""
+    import subprocess
+
+    request = json.dumps({"items": items, "fontURL": MATHS_FONT_URL, "scale": MATHS_SCALE})
+    done = subprocess.run(["node", str(MATHS_TOOL / "render.js")], input=request, capture_output=True,
+                          text=True, env=dict(os.environ, NODE_PATH=str(modules)))
+    if done.returncode != 0:
+        raise MathsError(f"MathJax in Node failed: {done.stderr.strip()[-2000:]}")
+    return json.loads(done.stdout)
+
+
+def prerender_maths(outdir, node_dir=None) -> dict | None:
+    """Typeset every page's maths once, at build time, so that readers run no MathJax.
+
+    Every formula the browser's MathJax would have typeset (``\\(..\\)``, ``\\[..\\]``,
+    ``$$..$$`` in the text of the HTML pages under ``outdir``) becomes MathJax 3.2.2's CHTML
+    with its assistive MathML, made by Node (``tools/mathjax-prerender``). The quizzes'
+    feedback, which quiz.js inserts when an answer is chosen, gets its HTML too (``whyHtml``
+    in the quiz data). One stylesheet (``MATHS_CSS``, the fonts served from the site) serves
+    every page; MathJax's script and its configuration leave the pages. Running it again
+    changes nothing.
+
+    Returns ``{"pages": n, "formulas": n, "distinct": n}``, or None when Node.js and npm
+    are missing (the pages then keep MathJax, which typesets them in the browser). Raises
+    MathsError naming the page of every formula with a TeX error.
+    """
+    outdir = Path(outdir)
+    if not outdir.is_dir():
+        raise ValueError(f"outdir must be a built site's folder, got {outdir}")
+    modules = _ensure_mathjax_node(Path(node_dir) if node_dir else Path(sys.prefix) / "mathjax-node")
+    if modules is None:
+        logger.info("attention_scaling: no Node.js and npm, so the browser's MathJax typesets the maths")
+        return None
+    pages = {}
+    for page in sorted(outdir.rglob("*.html")):
+        if page.relative_to(outdir).parts[0] in ("_static", "_sources"):
+            continue
+        text = page.read_text(encoding="utf-8")
+        found = list(_page_formulas(text))
+        quizzes = []
+        for m in _QUIZ_DATA.finditer(text):
+            data = json.loads(m.group(2))  # feedback typeset before (whyHtml) stays as it is
+            quizzes.append([] if "whyHtml" in data else [list(_quiz_formulas(w)) for w in data.get("why", [])])
+        if found or any(q for qz in quizzes for q in qz) or _MATHJAX_SCRIPTS.search(text) or \
+                MATHS_CSS in text:
+            pages[page] = (text, found, quizzes)
+    wanted = sorted({(tex, display) for text, found, quizzes in pages.values()
+                     for f in found + [f for qz in quizzes for fs in qz for f in fs] for tex, display in [f[2:]]})
+    result = _typeset([list(w) for w in wanted], modules) if wanted else {"html": [], "css": "", "errors": []}
+    rendered = dict(zip(wanted, result["html"]))
+    if result["errors"]:
+        bad = {wanted[i]: message for i, message in result["errors"]}
+        problems = [f"{page.relative_to(outdir)}: {message} in {tex!r}"
+                    for page, (text, found, quizzes) in pages.items()
+                    for tex, display in {f[2:] for f in found + [f for qz in quizzes for fs in qz for f in fs]}
+                    for message in [bad.get((tex, display))] if message]
+        raise MathsError("\n".join(sorted(problems)))
+    css_path = outdir / MATHS_CSS
+    # The rules of formulas typeset in an earlier run (pages it left as they were) stay: the
+    # stylesheet is the union of MathJax's rule blocks, old ones first.
+    old = css_path.read_text(encoding="utf-8").split("\n\n") if css_path.is_file() else []
+    blocks = old + [b for b in result["css"].strip().split("\n\n") if b and b not in set(old)]
+    if blocks != old:
+        css_path.parent.mkdir(parents=True, exist_ok=True)
+        css_path.write_text("\n\n".join(blocks), encoding="utf-8")
+    version = hashlib.sha256(css_path.read_bytes()).hexdigest()[:8]
+    count = 0
+    for page, (text, found, quizzes) in pages.items():
+        new = _splice(text, found, rendered)
+        count += len(found)
+
+        def quiz(m, it=iter(quizzes)):
+            data, spans = json.loads(m.group(2)), next(it)
+            if "whyHtml" in data:
+                return m.group(0)
+            data["whyHtml"] = [_splice(w, fs, rendered, escape=html.escape) for w, fs in zip(data["why"], spans)]
+            return m.group(1) + json.dumps(data).replace("</", "<\\/") + m.group(3)
+
+        new = _QUIZ_DATA.sub(quiz, new)
+        new = _MATHJAX_SCRIPTS.sub("", new)
+        href = Path(os.path.relpath(css_path, page.parent)).as_posix()
+        new = re.sub(r'<link rel="stylesheet" href="[^"]*' + re.escape(MATHS_CSS) + r'[^"]*" />\n', "", new)
+        if "<mjx-container" in new:
+            new = new.replace("</head>", f'<link rel="stylesheet" href="{href}?v={version}" />\n</head>', 1)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+    return {"pages": len(pages), "formulas": count, "distinct": len(wanted)}
+
+
+def _prerender_maths(app, exception):
+    if exception is not None or not _is_html(app):
+        return
+    report = prerender_maths(app.outdir)
+    if report:
+        logger.info("attention_scaling: typeset %d formulas (%d distinct) on %d pages at build time",
+                    report["formulas"], report["distinct"], report["pages"])
+
+
+# --- images below the fold loaded lazily -----------------------------------------------
+
+_IMG = re.compile(r"<img\b[^>]*>")
+_ARTICLE = '<article class="bd-article">'
+
+
+def lazy_images(text: str) -> str:
+    """``text`` (an HTML page) with the images of its article marked ``loading="lazy"``
+    (and decoded off the main thread), except the first image and the first player's
+    background and default frame: a figure, or another player's default frame and
+    background, load when the reader nears them, served or from file://. The frames a
+    player's controls choose are fetched by ``_static/player.js``. Idempotent."""
+    start = text.find(_ARTICLE)
+    if start < 0:
+        return text
+    seen, players = [], []
+
+    def mark(m: re.Match) -> str:
+        tag = m.group(0)
+        seen.append(tag)
+        if "asb-background" in tag:
+            players.append(tag)
+        # the first image, and the first player's background and default frame
+        first = len(seen) == 1 or (len(players) == 1 and ("asb-background" in tag or (
+            "asb-frame" in tag and "asb-background" in seen[-2])))
+        if first or " loading=" in tag:
+            return tag
+        if tag.endswith("/>"):
+            return tag[:-2].rstrip() + ' loading="lazy" decoding="async" />'
+        return tag[:-1] + ' loading="lazy" decoding="async">'
+
+    return text[:start] + _IMG.sub(mark, text[start:])
+
+
+def _lazy_images(app, exception):
+    if exception is not None or not _is_html(app):
+        return
+    for page in Path(app.outdir).rglob("*.html"):
+        if page.relative_to(app.outdir).parts[0] in ("_static", "_sources"):
+            continue
+        text = page.read_text(encoding="utf-8")
+        new = lazy_images(text)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+
+
+# --- theme assets a page does not use ---------------------------------------------------
+
+# (pattern of the tag, what the page must contain to need it)
+_SEARCH_TOOLS = re.compile(r'[ \t]*<script src="[^"]*(?:_static/searchtools\.js|_static/language_data\.js|'
+                           r'searchindex\.js)"></script>\n?')
+_DESIGN = re.compile(r'[ \t]*(?:<script\b[^>]*src="[^"]*_static/design-tabs\.js[^"]*"></script>|'
+                     r'<link rel="stylesheet" type="text/css" href="[^"]*_static/sphinx-design\.min\.css[^"]*" />)\n?')
+_COPY = re.compile(r'[ \t]*(?:<script src="[^"]*_static/(?:clipboard\.min|copybutton)\.js[^"]*"></script>|'
+                   r'<link rel="stylesheet" type="text/css" href="[^"]*_static/copybutton\.css[^"]*" />)\n?')
+# documentation_options.js stays blocking: inline scripts in a page's body use what it defines
+# (sphinx-proof's index sets DOCUMENTATION_OPTIONS.COLLAPSE_INDEX).
+_HEAD_SCRIPT = re.compile(r'<script (?![^>]*\b(?:defer|async|type=)\b)(?![^>]*documentation_options\.js)'
+                          r'([^>]*\bsrc="[^"]+"[^>]*)></script>')
+
+
+def trim_theme_assets(text: str, search_page: bool = False) -> str:
+    """``text`` (an HTML page) without the theme's assets it does not use, and with its
+    scripts deferred so that none blocks the first paint:
+
+    - Sphinx's search tools and the whole search index (70 kB), which pydata-sphinx-theme
+      loads on every page for a search-as-you-type the book leaves off
+      (``search_as_you_type`` is False: its code returns before touching them); the search
+      page keeps them;
+    - sphinx-design's script and stylesheet on pages with no sphinx-design element;
+    - the copy button's scripts and stylesheet on pages with no code block.
+
+    Every classic script in ``<head>`` that is neither ``defer`` nor ``async`` becomes
+    ``defer``: it still runs in document order, before DOMContentLoaded, but after the page
+    is parsed (inline scripts only set variables the deferred ones read later), except
+    ``documentation_options.js``, whose global inline scripts use. The search page is left
+    as it is. Idempotent."""
+    if search_page:
+        return text
+    text = _SEARCH_TOOLS.sub("", text)
+    if not re.search(r'class="[^"]*\bsd-', text):
+        text = _DESIGN.sub("", text)
+    if 'class="highlight' not in text:
+        text = _COPY.sub("", text)
+    head_end = text.find("</head>")
+    if head_end > 0:
+        text = _HEAD_SCRIPT.sub(r"<script defer \1></script>", text[:head_end]) + text[head_end:]
+    return text
+
+
+def _trim_theme_assets(app, exception):
+    if exception is not None or not _is_html(app):
+        return
+    out = Path(app.outdir)
+    for page in out.rglob("*.html"):
+        name = page.relative_to(out).as_posix()
+        if name.split("/")[0] in ("_static", "_sources"):
+            continue
+        text = page.read_text(encoding="utf-8")
+        new = trim_theme_assets(text, search_page=name == "search.html")
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+
+
 def setup(app):
     app.connect("config-inited", _configure_publishing)
     app.connect("builder-inited", _make_preview)
@@ -440,6 +728,10 @@ def setup(app):
     # Before sphinx-external-toc writes a bare redirect to index.html (priority 500).
     app.connect("build-finished", _write_site_pages, priority=400)
     app.connect("build-finished", _externalize_frames)
+    # after the 404 and landing pages and the printable sheets are written (priority 400)
+    app.connect("build-finished", _prerender_maths, priority=800)
+    app.connect("build-finished", _lazy_images, priority=810)
+    app.connect("build-finished", _trim_theme_assets, priority=820)
     app.connect("html-page-context", _drop_thebe_assets)
     app.connect("html-page-context", _fix_citation_roles)
     # after sphinx-book-theme has added its launch buttons (default priority 500)
