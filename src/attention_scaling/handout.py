@@ -550,9 +550,15 @@ def handout_html(site, session: str, version: str, pages: list | None = None) ->
 
 
 def _mathjax_head(site: Path) -> str:
-    """The book's own MathJax set-up (served from the built site), as the pages load it."""
+    """How the book's pages draw their maths, from the built site: the stylesheet of the maths
+    typeset at build time (sphinx_ext.prerender_maths), or, in a book built without Node.js,
+    the site's own MathJax set-up, as the pages load it."""
     page = _page(str(site), "book/intro.html")
     out = []
+    for link in page.soup.head.find_all("link", rel="stylesheet"):
+        href = link.get("href", "")
+        if "maths.css" in href:
+            out.append(f'<link rel="stylesheet" href="{(page.path.parent / href.split("?")[0]).resolve().as_uri()}">')
     for script in page.soup.head.find_all("script"):
         src = script.get("src", "")
         if "mathjax" in src.lower():
