@@ -228,3 +228,27 @@ def test_present_button_is_not_shown_without_javascript(browser, site):
     assert not page.locator(".asb-present-open").is_visible()
     assert not page.locator(".asb-present-bar").is_visible()
     context.close()
+
+
+def test_a_stop_where_the_class_predicts_asks_and_does_not_answer():
+    """The worksheet asks its first row at the main explorer's first stop, and the plan asks
+    the class to predict at the scale explorer's first stop: on the projector these captions
+    ask ("Predict: ..."), like a worksheet, and give no answer away."""
+    from attention_scaling.worksheets import PREDICTION_STEPS
+
+    first = lesson.stops("attention")[0]
+    assert f"dₖ = {first.settings['d_k']}, m = {first.settings['magnitude']:g}" == PREDICTION_STEPS[0].settings
+    for name in ("attention", "scale"):
+        caption = lesson.stops(name)[0].caption
+        assert caption.startswith("Predict:") and caption.endswith("?"), caption
+        assert not re.search(r"\b(agree|same|changes nothing|differ:|saturate|pile)\b", caption), caption
+
+
+def test_a_caption_about_one_draw_says_so():
+    """The readout under a stop gives this draw and the mean over many; a caption that states
+    a peak or saturation holds for this draw only, and says so."""
+    for name in lesson.EXPLORERS:
+        for stop in lesson.stops(name):
+            if re.search(r"\b(peaks?|pile|saturate)\b", stop.caption) and name != "normalization":
+                assert "in this draw" in stop.caption.lower() or stop.caption.startswith("Both have faded"), \
+                    (name, stop.caption)
