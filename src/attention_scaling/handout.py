@@ -268,7 +268,7 @@ def _clean(section, page_path: Path, instructor: bool, key: list, where: str, dr
 #: Words that only make sense on the web page (a dropdown, a player, the book's chapters and
 #: its numbering), as (pattern, what print says instead).
 PRINT_WORDING = (
-    (r"the dropdown below shows that every line", "in fact every line"),
+    (r"the dropdown\s+below\s+shows\s+that\s+every\s+line", "in fact every line"),
     (r"Each line below gives its\s+reason on the right", "Each line below gives its reason (printed under it)"),
     (r"The readouts under the player give", "The readout under each frame gives"),
     (r",\s+which the next chapter\s+derives", ""),
@@ -277,7 +277,7 @@ PRINT_WORDING = (
     (r"the blog post[’']s examples", "the examples above"),
     (r"the proof and its dropdown of checks", "the proof (on the web page, its dropdown lists the checks)"),
     (r'<span class="caption-number">(Theorem|Exercise|Solution to Exercise) [0-9.]+ </span>', r"\1 "),
-    (r"<p>Solution to Exercise [0-9.]+</p>", "<p>Solution</p>"),
+    (r"Solution to\s*Exercise [0-9.]+", "Solution"),
     (r"(the prediction of|by) Theorem [0-9.]+", r"\1 the theorem"),
 )
 
@@ -383,9 +383,9 @@ def _qk_norm(site: Path, instructor: bool) -> str:
     for li in items[2:]:
         li.decompose()
     summary = _soup(re.sub(r"\s*\(<a\b[^>]*>[^<]*</a>\)", "", summary.decode()))  # "(Theorem 6.1)"
-    return ('<p>Optional in the 50-minute session (row 5 of your predictions), or for the next one. '
-            "It answers the exit ticket's question 3.</p>"
-            f'<div class="mathjax_process">{opening.decode()}{summary.decode()}</div>'
+    return ('<div class="ho-keep"><p>Optional in the 50-minute session (row 5 of your predictions), or for '
+            "the next one. It answers the exit ticket's question 3.</p>"
+            f'<div class="mathjax_process">{opening.decode()}{summary.decode()}</div></div>'
             f"<h2>{AFTER} the normalisation explorer at each stop</h2>" + strip_html("normalization", instructor))
 
 
@@ -597,7 +597,9 @@ def _contents(parts_html: str, pages: list | None) -> str:
         page = pages[k] if pages else ""
         items.append(f'<li class="ho-toc-{h.name}"><span class="ho-toc-title">{html.escape(title)}</span>'
                      f'<span class="ho-toc-dots"></span><span class="ho-toc-page">{page}</span></li>')
-    return f'<nav class="ho-contents" aria-label="Contents"><p class="ho-contents-title">Contents</p><ol>{"".join(items)}</ol></nav>'
+    long = ' class="ho-long"' if len(items) > 30 else ""  # two columns, so that it fits on page 1
+    return (f'<nav class="ho-contents" aria-label="Contents"><p class="ho-contents-title">Contents</p>'
+            f'<ol{long}>{"".join(items)}</ol></nav>')
 
 
 _STYLE = """
@@ -676,6 +678,8 @@ table { break-inside: auto; } tr, thead { break-inside: avoid; page-break-inside
 div.proof { break-inside: avoid; page-break-inside: avoid; }  /* its derivation stays with it */
 .ho-ticket { break-inside: avoid; page-break-inside: avoid; }  /* handed in: one page */
 .ho-ref { font-size: 8.5pt; }
+.ho-keep { break-inside: avoid; page-break-inside: avoid; }  /* a short section's words stay with its heading */
+.ho-contents ol.ho-long { columns: 2; column-gap: 1.6em; font-size: 9pt; }
 .ho-contents li { margin: 0.05em 0; } .ho-toc-h2 { font-size: 9pt; }
 """
 
