@@ -130,6 +130,8 @@
     if (!open || !close || !caption) { return; }
     var stops = (data.stops && data.stops.length) ? data.stops : null;
     var current = 0, active = false, placeholder = null, scroll = null, fullscreen = false;
+    // a stop's readout may take more lines than the last one's: the figure makes room
+    var refit = window.ResizeObserver ? new ResizeObserver(function () { layout(); }) : null;
     function positions() {  // the chosen index of every control
       return data.controls.map(function (c) {
         if (c.kind === "radio") {
@@ -150,12 +152,17 @@
       });
       show();
     }
-    // The figure gets the screen's height under the bar (the caption may wrap), as wide as fits.
+    // The figure gets the screen's height left by the bar (the caption may wrap), the controls
+    // and the readout, as wide as fits: a clicker never has to scroll to the numbers.
     function layout() {
       if (!active) { return; }
       var bar = root.querySelector(".asb-present-bar"), cs = window.getComputedStyle(root);
+      var below = [".asb-controls", ".asb-readout"].reduce(function (sum, sel) {
+        var el = root.querySelector(sel);
+        return sum + (el ? el.offsetHeight + parseFloat(cs.rowGap || 0) : 0);
+      }, 0);
       var room = root.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) -
-        bar.offsetHeight - parseFloat(cs.rowGap || 0);
+        bar.offsetHeight - parseFloat(cs.rowGap || 0) - below;
       root.style.setProperty("--asb-room", Math.max(120, Math.floor(room)) + "px");
     }
     function describe() {  // the caption: the stop shown, or the one last visited
@@ -224,6 +231,7 @@
       document.addEventListener("keydown", onKey, true);
       document.addEventListener("fullscreenchange", onFullscreen);
       window.addEventListener("resize", layout);
+      if (refit) { refit.observe(root.querySelector(".asb-readout")); }
       go(0);
       root.focus({ preventScroll: true });
       if (byClick && root.requestFullscreen) {
@@ -240,6 +248,7 @@
       document.removeEventListener("keydown", onKey, true);
       document.removeEventListener("fullscreenchange", onFullscreen);
       window.removeEventListener("resize", layout);
+      if (refit) { refit.disconnect(); }
       if (fullscreen && document.fullscreenElement && document.exitFullscreen) {
         document.exitFullscreen().catch(function () {});
       }

@@ -95,7 +95,8 @@ def test_four_handouts_and_their_length(handouts):
     counts = {key: len(PdfReader(path).pages) for key, path in handouts.items()}
     for key, path in handouts.items():
         assert path.name == handout.filename(*key)
-    assert counts[SESSION_50] <= 12, counts  # the 50-minute student version: at most about 12 pages
+    # the 50-minute student version: about 12 pages (13 with the optional QK-norm section, step 5)
+    assert counts[SESSION_50] <= 13, counts
     for session in handout.SESSIONS:  # the instructor version adds the plan and the key
         assert counts[session, "student"] < counts[session, "instructor"], counts
     assert counts["session-50min", "student"] < counts["workshop-2h", "student"], counts
@@ -135,8 +136,7 @@ def test_bookmarks_match_the_contents_page_and_the_page_numbers(handouts, key):
                 for li in _document(pdf).select("nav.ho-contents li")]
     marks = [(_words(title), str(page)) for level, title, page in handout.outline(pdf) if level <= 2]
     assert len(contents) >= 9 and contents == marks
-    first = " ".join(pages[:2])
-    assert all(title in first for title, _page in contents)  # the contents page prints them
+    assert all(title in pages[0] for title, _page in contents)  # the contents fit on page 1
 
 
 @pytest.mark.parametrize("key", ALL, ids="-".join)
@@ -157,7 +157,8 @@ def test_no_dead_control_and_players_print_as_strips(handouts, key):
                           "main output, main fieldset, main .asb-player")
     assert not controls, [str(c)[:80] for c in controls]
     strips = doc.select(".ho-strip")
-    expected = ["scale", "attention"] + (["normalization"] if key[0] == "workshop-2h" else [])
+    # the plan's step 5 (optional) in both sessions; the QK-norm lab's explorer in the workshop
+    expected = ["scale", "attention", "normalization"] + (["normalization"] if key[0] == "workshop-2h" else [])
     assert [s["data-explorer"] for s in strips] == expected
     for strip in strips:
         stops = lesson.stops(strip["data-explorer"])
@@ -204,6 +205,31 @@ def _ink(pdf, scale: float = 0.5):
     return rows
 
 
+#: The longest blank stretch a page may have (a share of its printable area), unless it is the
+#: last page of a section followed by a page that starts the next section at its top.
+MOST_BLANK = 0.25
+
+
+def _sections_at_the_top(reader) -> set[int]:
+    """Pages (from 1) that start with a top-level section: its heading within 20 mm of the
+    top of the printable area."""
+    out = set()
+    for item in reader.outline:
+        if isinstance(item, list):
+            continue
+        page = reader.get_destination_page_number(item)
+        height = float(reader.pages[page].mediabox.height)
+        if height - float(item.top) <= (_mm(handout.MARGIN["top"]) + 20) * MM:
+            out.add(page + 1)
+    return out
+
+
+def _starts_with_a_whole_box(text: str) -> bool:
+    """Does a page's text start with a box printed whole: the proof, or a strip's frame?"""
+    return bool(text.startswith("Proof.") or re.match(r"Stop \d+ of \d+\.", text)
+                or "stops of the session plan" in text[:300])
+
+
 def _longest_blank(row_ink) -> float:
     """The longest run of rows with no ink (the blank at the foot included), as a share of the area."""
     longest = run = 0
@@ -216,16 +242,20 @@ def _longest_blank(row_ink) -> float:
 @pytest.mark.parametrize("key", ALL, ids="-".join)
 def test_no_half_blank_page_and_no_stranded_heading(handouts, key):
     pdf = handouts[key]
-    entries = handout.outline(pdf)
     ink = _ink(pdf)
-    starts = {page for level, _title, page in entries if level == 1}
-    for number, rows in enumerate(ink, 1):
-        assert rows.any(), f"{key}: page {number} is empty"
-        last_of_section = number + 1 in starts or number == len(ink)
-        if not last_of_section:
-            assert _longest_blank(rows) <= 0.5, f"{key}: page {number} is {_longest_blank(rows):.0%} blank"
     reader = PdfReader(pdf)
     bottom = _mm(handout.MARGIN["bottom"]) * MM
+    starts = _sections_at_the_top(reader)
+    blank = {number: _longest_blank(rows) for number, rows in enumerate(ink, 1)}
+    texts = _pages_text(pdf)
+    for number, rows in enumerate(ink, 1):
+        assert rows.any(), f"{key}: page {number} is empty"
+        # a section's last page may end blank, but only when the next page starts a new section at its top;
+        # so may a page whose next one starts with a box kept whole: the proof (its derivation on the page
+        # of its words) or a strip's frame (its settings, figure and readout together)
+        last_of_section = number + 1 in starts or number == len(ink)
+        if not (last_of_section or _starts_with_a_whole_box(texts[number] if number < len(ink) else "")):
+            assert blank[number] <= MOST_BLANK, f"{key}: page {number} is {blank[number]:.0%} blank (all: {blank})"
 
     def walk(items):
         for item in items:
@@ -254,3 +284,133 @@ def test_the_main_explorer_tells_scaled_from_unscaled_without_colour():
     assert fig.mean_g_u[0].get_linestyle() != fig.mean_g_s[0].get_linestyle()
     assert fig.hist_s.get_hatch() and not fig.hist_u.get_hatch()
     assert "outlined" in handout.ATTENTION_LEGEND and "dashed" in handout.ATTENTION_LEGEND
+
+
+# --- predict, then see; taught before asked; answered in the key -------------------------------
+
+@pytest.mark.parametrize("key", ALL, ids="-".join)
+def test_every_prediction_comes_before_the_strip_that_answers_it(handouts, key):
+    """A strip shows what the class is asked to predict: in every section its "Predict"
+    space (or the worksheet's table) comes first, and the strip after it under a heading
+    that says so, never beside it or before it."""
+    doc = _document(handouts[key])
+    for part in doc.select("section.ho-part:not(.ho-lab)"):  # a lab keeps its own order of tasks
+        order = part.select(".ho-write, table.ho-worksheet, .ho-strip, h2, h3")
+        strips = [i for i, el in enumerate(order) if "ho-strip" in (el.get("class") or [])]
+        asks = [i for i, el in enumerate(order) if el.name == "table" or (
+            "ho-write" in (el.get("class") or []) and "Predict" in el.get_text())]
+        for i in strips:
+            heads = [el for el in order[:i] if el.name in ("h2", "h3")]
+            assert heads and heads[-1].get_text().startswith(handout.AFTER), (key, heads[-1:])
+        if strips and part.select_one("h1").get("id") != "qk-norm":
+            assert asks and max(asks) < min(strips), f"{key}: a prediction after its strip in {part.h1.get_text()!r}"
+
+
+def test_the_fifty_minute_handout_teaches_what_its_worksheet_and_ticket_ask():
+    """Row 5 of the worksheet and the ticket's question 3 ask about QK-norm: the 50-minute
+    student version has a section on it (marked optional, like row 5 and the plan's step 5)."""
+    import attention_scaling.worksheets as ws
+
+    assert ws.PREDICTION_STEPS[-1].settings.startswith("Optional") and "QK-norm" in ws.PREDICTION_STEPS[-1].settings
+    assert "trainable" in ws.EXIT_QUESTIONS[2]
+
+
+def test_the_fifty_minute_student_version_has_the_qk_norm_section(handouts):
+    pages = _pages_text(handouts[SESSION_50])
+    tops = [(title, page) for level, title, page in handout.outline(handouts[SESSION_50]) if level == 1]
+    titles = [t for t, _p in tops]
+    assert any(t.startswith("5b. Optional") for t in titles), titles
+    at = [p for t, p in tops if t.startswith("5b.")][0]
+    text = " ".join(pages[at - 1:])
+    section = text[:text.index("6. Discuss")]
+    assert "QK-norm" in section and "Stop 4 of 4." in section  # taught, with the explorer's strip
+
+
+def test_answer_key_answers_every_prediction_row_with_the_explorers_numbers(handouts):
+    """Each row of the prediction table is answered with numbers computed here from the
+    figures (not from the handout's code): the means of the largest weight at the stops."""
+    from attention_scaling.figures import AttentionFigure, NormalizationFigure
+
+    doc = _document(handouts["session-50min", "instructor"])
+    key = doc.select_one("section.ho-key")
+    rows = [_words(tr.get_text(" ")) for tr in key.select("table.ho-stops")[-1].select("tbody tr")]
+    assert len(rows) == len(handout.worksheets.PREDICTION_STEPS), rows
+    att, norm = lesson.stops("attention"), lesson.stops("normalization")
+    fig = AttentionFigure(n_pairs=200)
+
+    def mean(stop, curve):
+        fig.update(**stop.settings)
+        return fig.state["expectation"][curve]["max weight"].mean
+
+    assert f"{mean(att[1], 'unscaled'):.3f}" in rows[1] and f"{mean(att[1], 'scaled'):.3f}" in rows[1]
+    assert f"{mean(att[3], 'scaled'):.3f}" in rows[3] and f"{mean(att[4], 'scaled'):.3f}" in rows[3]
+    nf = NormalizationFigure(seed=0)
+    for stop in norm[:2]:
+        st = stop.settings
+        assert f"{nf.expectation(st['magnitude'], st['mode'], gain=st['gain'])['max weight'].mean:.3f}" in rows[4]
+    d2, d3 = att[1].settings["d_k"], att[2].settings["d_k"]
+    assert f"= {(d3 / d2) ** 0.5:g} times" in rows[2]
+    text = _words(key.get_text(" "))
+    for heading in ("Answers to the discussion questions", "Answers to the hook and the worksheet"):
+        assert heading in text
+    for question in ("The hook", "Predict: what do the panels do", "In one sentence: what did dividing"):
+        assert question in text, question
+
+
+# --- print is not the web page -----------------------------------------------------------------
+
+WEB_ONLY = [r"dropdown below", r"dropdown of checks", r"reasons? on the right", r"under the player",
+            r"next chapter derives", r"blog post", r"\b(Theorem|Exercise) \d+\.\d+", r"Lab Lab"]
+
+
+@pytest.mark.parametrize("key", ALL, ids="-".join)
+def test_print_has_no_web_only_wording_and_cites_what_it_lists(handouts, key):
+    text = " ".join(_pages_text(handouts[key]))
+    for pattern in WEB_ONLY:
+        found = re.search(pattern, text)
+        assert found is None, f"{key}: prints {text[max(found.start() - 30, 0):found.end() + 30]!r}"
+    for label in set(re.findall(r"\[([A-Z][A-Za-z]*\+?\d\d)\]", text)):
+        assert re.search(rf"Reference: \[{re.escape(label)}\] \w", text), f"{key}: cites [{label}], lists no reference"
+    titles = [_words(t.get_text()) for t in _document(handouts[key]).select(".ho-answer-title")]
+    assert all(a != b for a, b in zip(titles, titles[1:])), titles
+
+
+def test_the_exit_ticket_is_not_answered_in_the_student_material(handouts):
+    """Question 2's row and its gradient are not printed before the ticket asks them."""
+    from fractions import Fraction
+
+    q = handout.worksheets.EXIT_QUESTIONS[1]
+    row = re.search(r"P = \(([0-9.]+),", q).group(1)
+    grad = Fraction(row) * (1 - Fraction(row))
+    pages = _pages_text(handouts[SESSION_50])
+    ticket = [p for _l, t, p in handout.outline(handouts[SESSION_50]) if t.startswith("7. Exit ticket")][0]
+    before = " ".join(pages[:ticket - 1])
+    assert f"{float(grad):g}" not in before and row not in before
+
+
+def test_the_exit_ticket_is_on_one_page(handouts):
+    """The ticket is handed in: its section (all its questions and spaces) is on one page."""
+    for key in (SESSION_50, ("session-50min", "instructor")):
+        pdf = handouts[key]
+        tops = [(t, p) for level, t, p in handout.outline(pdf) if level == 1]
+        k = [i for i, (t, _p) in enumerate(tops) if t.startswith("7. Exit ticket")][0]
+        start = tops[k][1]
+        pages = _pages_text(pdf)
+        last_q = handout.worksheets.EXIT_QUESTIONS[-1]
+        assert _words(last_q)[:40] in pages[start - 1], f"{key}: the ticket runs past page {start}"
+
+
+def test_the_scale_explorers_jacobian_marks_its_sign_without_colour():
+    """Greyscale print: red and blue cells of the Jacobian print as the same grey, so each
+    cell also carries a + (above 0) or a − (below 0) mark, where J has that sign."""
+    from attention_scaling.figures import ScaleFigure
+
+    fig = ScaleFigure(seed=0)
+    for scale in (0.05, 3.0, 20.0):
+        fig.update(scale=scale)
+        jac = fig.state["jacobian"]
+        for sign, marks in fig.signs.items():
+            cells = {(int(round(y)), int(round(x))) for x, y in marks.get_offsets()}
+            assert cells == {tuple(c) for c in np.argwhere(np.sign(jac) == sign)}, (scale, sign)
+        assert {fig.signs[1].get_paths()[0].vertices.tobytes()} != {fig.signs[-1].get_paths()[0].vertices.tobytes()}
+    assert "+" in handout.LEGENDS["scale"] and "−" in handout.LEGENDS["scale"]

@@ -42,6 +42,7 @@ STATE = """root => {
         label: root.getAttribute('aria-label') || '',
         focusInside: root.contains(document.activeElement),
         box: rect(root), figure: rect(root.querySelector('.asb-stack')), viewport: {w, h},
+        readout: rect(root.querySelector('.asb-readout')), bar: rect(root.querySelector('.asb-present-bar')),
         covered: corners.every(([x, y]) => root.contains(document.elementFromPoint(x, y))),
         readoutPx: parseFloat(getComputedStyle(root.querySelector('.asb-readout')).fontSize),
         titlePx: parseFloat(getComputedStyle(root.querySelector('.asb-title')).fontSize),
@@ -114,12 +115,28 @@ def assert_at_stop(s, k, name):
     assert s["caption"] == f"Stop {k + 1} of {len(stops)}: {stops[k].caption}"
 
 
+def readout_on_screen(page, k):
+    """Each stop's readout (its length varies) ends on the screen: the figure makes room."""
+    try:
+        page.wait_for_function("""() => { const r = document.querySelector('.asb-presenting .asb-readout')
+                                          .getBoundingClientRect(); return r.bottom <= innerHeight + 0.5; }""",
+                               timeout=3000)
+    except Exception:
+        bottom = page.evaluate("() => document.querySelector('.asb-presenting .asb-readout')"
+                               ".getBoundingClientRect().bottom")
+        pytest.fail(f"stop {k + 1}: the readout ends at {bottom:.0f} px, below the screen", pytrace=False)
+
+
 def assert_fills_screen(s, large_text):
     vw, vh = s["viewport"]["w"], s["viewport"]["h"]
     assert s["presenting"] and s["covered"]
     assert (s["box"]["x"], s["box"]["y"], s["box"]["width"], s["box"]["height"]) == (0, 0, vw, vh)
     fig = s["figure"]
-    assert fig["width"] >= 0.85 * vw or fig["height"] >= 0.85 * vh, (fig, vw, vh)
+    # the caption, the figure and the readout are all on the screen (a clicker cannot scroll),
+    # the figure as large as the room they leave
+    out = s["readout"]["y"] + s["readout"]["height"]
+    assert out <= vh + 0.5 and s["bar"]["y"] >= 0, f"the readout ends at {out:.0f} px, below the {vh} px screen"
+    assert fig["width"] >= 0.85 * vw or fig["height"] >= 0.45 * vh, (fig, vw, vh)
     assert fig["x"] >= 0 and fig["x"] + fig["width"] <= vw + 0.5, "the figure is cut off at the side"
     if large_text:
         assert s["readoutPx"] >= 24 and s["titlePx"] >= 24, (s["readoutPx"], s["titlePx"])
@@ -149,6 +166,7 @@ def test_present_button_fills_the_screen_and_steps_through_the_stops(browser, se
     for k, key in enumerate(["PageDown", "ArrowRight", "Space"], 1):
         page.keyboard.press(key)
         assert_at_stop(wait_for_stop(page, k), k, name)
+        readout_on_screen(page, k)
     page.keyboard.press("PageUp")
     assert_at_stop(wait_for_stop(page, 2), 2, name)
     for _ in range(8):  # Tab and Shift+Tab stay inside the dialog
@@ -233,3 +251,27 @@ def test_present_button_is_not_shown_without_javascript(browser, site):
     assert not page.locator(".asb-present-open").is_visible()
     assert not page.locator(".asb-present-bar").is_visible()
     context.close()
+
+
+def test_a_stop_where_the_class_predicts_asks_and_does_not_answer():
+    """The worksheet asks its first row at the main explorer's first stop, and the plan asks
+    the class to predict at the scale explorer's first stop: on the projector these captions
+    ask ("Predict: ..."), like a worksheet, and give no answer away."""
+    from attention_scaling.worksheets import PREDICTION_STEPS
+
+    first = lesson.stops("attention")[0]
+    assert f"dₖ = {first.settings['d_k']}, m = {first.settings['magnitude']:g}" == PREDICTION_STEPS[0].settings
+    for name in ("attention", "scale"):
+        caption = lesson.stops(name)[0].caption
+        assert caption.startswith("Predict:") and caption.endswith("?"), caption
+        assert not re.search(r"\b(agree|same|changes nothing|differ:|saturate|pile)\b", caption), caption
+
+
+def test_a_caption_about_one_draw_says_so():
+    """The readout under a stop gives this draw and the mean over many; a caption that states
+    a peak or saturation holds for this draw only, and says so."""
+    for name in lesson.EXPLORERS:
+        for stop in lesson.stops(name):
+            if re.search(r"\b(peaks?|pile|saturate)\b", stop.caption) and name != "normalization":
+                assert "in this draw" in stop.caption.lower() or stop.caption.startswith("Both have faded"), \
+                    (name, stop.caption)

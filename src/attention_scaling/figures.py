@@ -910,6 +910,13 @@ class ScaleFigure(BlitFigure):
             _style(ax)
         ax_j.set_title(r"Jacobian $\partial P_i/\partial z_j$", fontsize=TEXT_PT)
         self.heat = self._animate(ax_j.imshow(np.zeros((n, n)), cmap="RdBu_r", vmin=-0.25, vmax=0.25))
+        # the sign in marks too, for a greyscale print: + above 0 (the diagonal), − below 0
+        from matplotlib.patheffects import withStroke
+
+        halo = [withStroke(linewidth=3.2, foreground="white")]  # legible on the dark cells too
+        self.signs = {sign: self._animate(ax_j.scatter([], [], marker=marker, s=34, linewidths=1.3, color="0.05",
+                                                       path_effects=halo))
+                      for sign, marker in ((1, "+"), (-1, "_"))}
         ax_j.set_xticks(range(n), [f"{i + 1}" for i in range(n)])
         ax_j.set_yticks(range(n), [f"{i + 1}" for i in range(n)])
         ax_j.set_xlabel("$j$")
@@ -933,6 +940,8 @@ class ScaleFigure(BlitFigure):
         self.bars_p.set_data(_bar_values(p))
         self.bars_g.set_data(_bar_values(g))
         self.heat.set_data(jac)
+        for sign, marks in self.signs.items():
+            marks.set_offsets(np.argwhere(np.sign(jac) == sign)[:, ::-1].reshape(-1, 2))
         p_draws = softmax(s * self.z_draws)
         expect = _expectations(p_draws)
         expect["norm of J"] = expectation(np.linalg.eigvalsh(softmax_jacobian(p_draws))[..., -1])

@@ -59,8 +59,8 @@ ATTENTION_LEGEND = ("Red, filled bars, solid lines, round points: unscaled softm
                     "scaled softmax(q·k/√dₖ).")
 LEGENDS = {
     "attention": ATTENTION_LEGEND,
-    "scale": ("Left, blue bars: the weights; middle, red bars: P(1−P); right: the Jacobian, red above 0 "
-              "(its diagonal), blue below 0 (beside the diagonal). Dashed line, grey band: the mean and "
+    "scale": ("Left, blue bars: the weights; middle, red bars: P(1−P); right: the Jacobian, red and + above 0 "
+              "(its diagonal), blue and − below 0 (beside the diagonal). Dashed line, grey band: the mean and "
               "middle 80 % of 200 draws."),
     "normalization": ("Solid line: scaled by 1/√dₖ; dashed: QK-norm; dotted: LayerNorm on q, k. "
                       "Bars: the draw, in the colour of its curve."),
@@ -244,6 +244,9 @@ def _clean(section, page_path: Path, instructor: bool, key: list, where: str, dr
         box.replace_with(_soup(_write_space(label.get_text(strip=True) if label else "Your answer")))
     for t in section.select("textarea, input, select, output, fieldset"):
         t.decompose()
+    for a in section.select("span.bibtex-citation a[title]"):  # listed under References at the end
+        a.replace_with(_soup(f'<span class="ho-cite" data-ref="{html.escape(a["title"])}">'
+                             f"{html.escape(a.get_text())}</span>"))
     for a in section.find_all("a"):
         a.unwrap()
     for h in section.find_all(["h2", "h3", "h4", "h5"]):
@@ -260,6 +263,29 @@ def _clean(section, page_path: Path, instructor: bool, key: list, where: str, dr
     for pre in section.find_all("pre"):
         pre["class"] = (pre.get("class") or []) + ["tex2jax_ignore"]
     return section
+
+
+#: Words that only make sense on the web page (a dropdown, a player, the book's chapters and
+#: its numbering), as (pattern, what print says instead).
+PRINT_WORDING = (
+    (r"the dropdown\s+below\s+shows\s+that\s+every\s+line", "in fact every line"),
+    (r"Each line below gives its\s+reason on the right", "Each line below gives its reason (printed under it)"),
+    (r"The readouts under the player give", "The readout under each frame gives"),
+    (r",\s+which the next chapter\s+derives", ""),
+    (r"\(the blog post calls it", "(some texts call it"),
+    (r"The blog post[’']s example of", "A classic example of"),
+    (r"the blog post[’']s examples", "the examples above"),
+    (r"the proof and its dropdown of checks", "the proof (on the web page, its dropdown lists the checks)"),
+    (r'<span class="caption-number">(Theorem|Exercise|Solution to Exercise) [0-9.]+ </span>', r"\1 "),
+    (r"Solution to\s*Exercise [0-9.]+", "Solution"),
+    (r"(the prediction of|by) Theorem [0-9.]+", r"\1 the theorem"),
+)
+
+
+def _print_wording(text: str) -> str:
+    for pattern, said in PRINT_WORDING:
+        text = re.sub(pattern, said, text)
+    return text
 
 
 def _soup(text: str):
@@ -298,6 +324,12 @@ def _exercise(site, name, exercise_id) -> str:
         for a in sec.find_all("a"):
             a.unwrap()
         parts.append(f'<div class="ho-box">{sec.decode()}</div>')
+    code = _soup(parts[-1]).get_text()
+    if any(name in code for name in ("np.", "shared_draw", "DRAW_SEED")):  # names from the setup cell
+        parts.append('<p class="ho-note">The code above runs in the chapter\'s notebook, after its setup cell, '
+                     "which imports and defines what it uses: <code>import numpy as np</code>, "
+                     "<code>from attention_scaling.numerics import shared_draw</code>, and "
+                     "<code>DRAW_SEED</code>, the seed of the explorers' draw.</p>")
     return "".join(parts)
 
 
@@ -320,6 +352,41 @@ LABS = (
     ("lab-break-the-softmax", "Lab: break the softmax (85–105 min)"),
     ("lab-turn-on-qk-norm", "Lab: turn on QK-norm (105–120 min)"),
 )
+
+
+#: The heading over the strips that answer a prediction: they come after it, never beside it.
+AFTER = "After you predict:"
+PANELS_PREDICTION = "Predict: what do the panels do as s grows from 1 to 20? And down to 0.05?"
+
+
+def _predict_first(body: str, label: str) -> str:
+    """Put the "Predict" space before the first strip of ``body`` (the strip answers it),
+    and the strip under a heading that says so."""
+    at = body.find('<div class="ho-strip"')
+    if at < 0:
+        raise ValueError("body must hold the strip that answers the prediction")
+    return (body[:at] + _write_space(label) + f"<h3>{AFTER} the explorer at each stop</h3>" + body[at:])
+
+
+def _qk_norm(site: Path, instructor: bool) -> str:
+    """Step 5 of the plan (optional): what the scaling assumed, and QK-norm, from the opening and
+    the summary of "Normalize beyond √dₖ", then its explorer at the plan's stops."""
+    page = _page(str(site), "book/normalize-beyond-sqrt-dk.html")
+    opening = _soup(str(page.soup.find("section", id="overview").find("p")))
+    summary = _soup(str(page.soup.find("section", id="summary").find("ul")))
+    for a in opening.find_all("a"):  # "of Theorem 3.1": the book's numbering, not the handout's
+        a.replace_with("the variance formula of section 4")
+    text = opening.p.decode_contents()
+    opening.p.clear()
+    opening.p.append(_soup(text.split(" This chapter")[0]))
+    items = summary.ul.find_all("li", recursive=False)
+    for li in items[2:]:
+        li.decompose()
+    summary = _soup(re.sub(r"\s*\(<a\b[^>]*>[^<]*</a>\)", "", summary.decode()))  # "(Theorem 6.1)"
+    return ('<div class="ho-keep"><p>Optional in the 50-minute session (row 5 of your predictions), or for '
+            "the next one. It answers the exit ticket's question 3.</p>"
+            f'<div class="mathjax_process">{opening.decode()}{summary.decode()}</div></div>'
+            f"<h2>{AFTER} the normalisation explorer at each stop</h2>" + strip_html("normalization", instructor))
 
 
 def _worksheet_table() -> str:
@@ -354,9 +421,9 @@ def _parts(site: Path, session: str, instructor: bool) -> list[str]:
                        ["define-the-softmax", "rebuild-the-proof-line-by-line"], instructor, key, "derive",
                        drop=["details.sd-dropdown"])  # the table of checks repeats the proof's lines
     parts.append(_section_html("2. Derive the gradient (5–15 min)", "derive", derive))
-    curve = (_sections(site, B + "derive-the-softmax-gradient.html", ["put-numbers-on-it", "turn-up-the-scale"],
-                       instructor, key, "curve")
-             + _write_space("Predict: what do the panels do as s grows from 1 to 20? And down to 0.05?"))
+    curve = _sections(site, B + "derive-the-softmax-gradient.html", ["put-numbers-on-it", "turn-up-the-scale"],
+                      instructor, key, "curve")
+    curve = _predict_first(curve, PANELS_PREDICTION)
     parts.append(_section_html("3. Read the curve (15–20 min)", "curve", curve))
     why = _sections(site, B + "scale-the-scores.html",
                     ["compute-the-variance-of-a-dot-product", "confirm-it-by-simulation"], instructor, key, "why")
@@ -373,15 +440,17 @@ def _parts(site: Path, session: str, instructor: bool) -> list[str]:
                'explorer (on the projector, or the strip below) and write what you saw.</p>'
                + _worksheet_table()
                + _write_space("In one sentence: what did dividing by √dₖ fix, and what did it not fix?")
-               + "<h2>The explorer at each step</h2>" + explore)
+               + f"<h2>{AFTER} the explorer at each step</h2>" + explore)
     parts.append(_section_html("5. Predict, then move the slider (30–42 min)", "predict", predict))
+    parts.append(_section_html("5b. Optional: when the vectors grow, normalise them", "qk-norm",
+                               _qk_norm(site, instructor)))
     discuss = ("<p>Circle one answer to each question, then discuss it with your neighbour.</p>"
                + _children(site, B + "scale-the-scores.html", "check-your-understanding", instructor, key, "quiz",
                            drop=["section > p"]))  # the page's words are about its on-screen feedback
     parts.append(_section_html("6. Discuss and check yourself (42–48 min)", "discuss", discuss))
     ticket = "".join(f'<p class="ho-q">{i}. {html.escape(q)}</p>' + _write_space("Your answer")
                      for i, q in enumerate(worksheets.EXIT_QUESTIONS, 1))
-    parts.append(_section_html("7. Exit ticket (48–50 min)", "exit-ticket", ticket))
+    parts.append(_section_html("7. Exit ticket (48–50 min)", "exit-ticket", ticket, "ho-ticket"))
     if session == "workshop-2h":
         for n, (lab, title) in enumerate(LABS, 8):
             name = f"notebooks/{lab}.html"
@@ -398,9 +467,10 @@ def _parts(site: Path, session: str, instructor: bool) -> list[str]:
                 + (_write_space("Your answers", tall=True) if s["id"] == "check-yourself" else "")
                 for s in top.find_all("section", recursive=False))
             parts.append(_section_html(f"{n}. {title}", lab, intro + tasks, "ho-lab"))
+    parts = [_with_references(part) for part in parts]
     if instructor:
         parts.append(_answer_key(site, session, key))
-    return parts
+    return [_print_wording(p) for p in parts]
 
 
 _KEY_NAMES = {
@@ -408,6 +478,78 @@ _KEY_NAMES = {
     "predict": "Predict, then move the slider", "quiz": "Self-check quiz (section 6)", "notation": "The hook",
     "plan": "The plan",
 }
+
+
+def _readout(name: str, k: int, curve: str, measure: str) -> tuple[str, float]:
+    """This draw's value (as printed) and the mean of ``measure`` ("largest weight", ...) of ``curve``
+    ("Unscaled", "Scaled by", "This draw") in the readout printed under stop ``k`` of ``name``."""
+    readout = _frames(name)[k - 1][4]
+    part = readout[readout.index(curve):]
+    found = re.search(re.escape(measure) + r" ((?:1 − )?[0-9.e+-]+(?: \(rounded in double precision\))?)"
+                      r" \(mean ([0-9.]+)", part)
+    if found is None:
+        raise ValueError(f"stop {k} of {name}: no {measure!r} of {curve!r} in its readout {readout!r}")
+    return found.group(1), float(found.group(2))
+
+
+def _prediction_answers() -> str:
+    """Each row of the prediction table, answered with the numbers the strips print."""
+    att = lesson.stops("attention")
+    W, U, S = "largest weight", "Unscaled", "Scaled by"
+    u1, s1 = _readout("attention", 1, U, W), _readout("attention", 1, S, W)
+    u2, s2 = _readout("attention", 2, U, W), _readout("attention", 2, S, W)
+    b4, b4b = _readout("attention", 4, S, W), _readout("attention", 5, S, W)
+    n1, n2 = _readout("normalization", 1, "This draw", W), _readout("normalization", 2, "This draw", W)
+    d2, d3 = att[1].settings["d_k"], att[2].settings["d_k"]
+    m4, m4b = att[3].settings["magnitude"], att[4].settings["magnitude"]
+    f = "{:.3f}".format
+    # what the answers say must be what the strips show
+    if not (u1 == s1 and u2[1] > 2 * s2[1] and b4[1] < 0.9 < b4b[1] and n2[1] < 0.5 < 0.9 < n1[1]):
+        raise ValueError("the stops no longer show what the answer key says: "
+                         f"{u1}, {s1}, {u2}, {s2}, {b4}, {b4b}, {n1}, {n2}")
+    rows = [
+        f"No: they are the same (largest weight {u1[0]} for both, mean {f(u1[1])}). "
+        "Dividing by √1 changes nothing.",
+        f"The red (unscaled): its largest weight is {u2[0]} in this draw (mean {f(u2[1])}); "
+        f"the blue's is {s2[0]} (mean {f(s2[1])}).",
+        f"The red spread of q·k gets about √({d3}/{d2}) = {(d3 / d2) ** 0.5:g} times wider; "
+        "the blue one, divided by √dₖ, does not move.",
+        f"In this draw, yes: the largest blue weight is {b4[0]} at m = {m4:g} and {b4b[0]} at "
+        f"m = {m4b:g}. On average only at m = {m4b:g}: the means are {f(b4[1])} and {f(b4b[1])}. "
+        "The scaling assumed components of size about 1.",
+        f"It drops: the mean largest weight goes from {f(n1[1])} (scaled by 1/√dₖ) to {f(n2[1])} with "
+        f"QK-norm (this draw: {n1[0]} to {n2[0]}); the magnitude stops mattering.",
+    ]
+    if len(rows) != len(worksheets.PREDICTION_STEPS):
+        raise ValueError("the answers must follow the worksheet's rows")
+    items = "".join(f"<tr><td>{i}</td><td>{html.escape(st.settings)}</td><td>{html.escape(r)}</td></tr>"
+                    for i, (st, r) in enumerate(zip(worksheets.PREDICTION_STEPS, rows), 1))
+    return ('<table class="ho-stops"><thead><tr><th>#</th><th>Settings</th><th>Answer</th></tr></thead>'
+            f"<tbody>{items}</tbody></table>")
+
+
+def _once(answers: list) -> str:
+    """Answers in order, each title printed once: a task's second answer goes under its first's."""
+    out, last = [], None
+    for text in answers:
+        title = re.search(r'<p class="ho-answer-title">(.*?)</p>', text)
+        if title and title.group(1) == last:
+            text = text.replace(title.group(0), "", 1)
+        last = title.group(1) if title else None
+        out.append(text)
+    return "".join(out)
+
+
+def _with_references(part: str) -> str:
+    """A section that cites ends with the references it cites (the book's list is not printed)."""
+    refs: dict = {}
+    for cite in _soup(part).select("span.ho-cite"):
+        refs.setdefault(cite.get_text(), cite["data-ref"])
+    if not refs:
+        return part
+    listed = "".join(f'<p class="ho-ref">Reference: [{html.escape(label)}] {html.escape(ref)}</p>'
+                     for label, ref in refs.items())
+    return part[:part.rindex("</section>")] + listed + "</section>"
 
 
 def _answer_key(site: Path, session: str, key: list) -> str:
@@ -425,6 +567,9 @@ def _answer_key(site: Path, session: str, key: list) -> str:
                     "<h3", "<h4").replace("</h3>", "</h4>")
                 + '<table class="ho-stops"><thead><tr><th>Explorer, stop</th><th>Settings</th>'
                 f"<th>What to see</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
+    body.append("<h2>Your predictions: the answer to each row</h2>" + _prediction_answers())
+    body.append("".join(_sections(site, T, [sid], True, [], "key").replace("<h3", "<h2").replace("</h3>", "</h2>")
+                        for sid in ("answers-to-the-hook-and-the-worksheet", "answers-to-the-discussion-questions")))
     grouped: dict = {}
     for where, text in key:
         grouped.setdefault(where, []).append(text)
@@ -435,9 +580,9 @@ def _answer_key(site: Path, session: str, key: list) -> str:
                 + _exercise(site, "book/scale-the-scores.html", "ex-divide-by-d"))
     for _lab, title in LABS:
         if title in grouped:
-            body.append(f"<h2>{html.escape(title.split(' (')[0])}: answers</h2>" + "".join(grouped.pop(title)))
+            body.append(f"<h2>{html.escape(title.split(' (')[0])}: answers</h2>" + _once(grouped.pop(title)))
     for where, texts in grouped.items():
-        body.append(f"<h2>{html.escape(_KEY_NAMES.get(where, where))}: answers</h2>" + "".join(texts))
+        body.append(f"<h2>{html.escape(_KEY_NAMES.get(where, where))}: answers</h2>" + _once(texts))
     return _section_html(ANSWER_KEY, "answer-key", "".join(body), "ho-key")
 
 
@@ -452,7 +597,9 @@ def _contents(parts_html: str, pages: list | None) -> str:
         page = pages[k] if pages else ""
         items.append(f'<li class="ho-toc-{h.name}"><span class="ho-toc-title">{html.escape(title)}</span>'
                      f'<span class="ho-toc-dots"></span><span class="ho-toc-page">{page}</span></li>')
-    return f'<nav class="ho-contents" aria-label="Contents"><p class="ho-contents-title">Contents</p><ol>{"".join(items)}</ol></nav>'
+    long = ' class="ho-long"' if len(items) > 30 else ""  # two columns, so that it fits on page 1
+    return (f'<nav class="ho-contents" aria-label="Contents"><p class="ho-contents-title">Contents</p>'
+            f'<ol{long}>{"".join(items)}</ol></nav>')
 
 
 _STYLE = """
@@ -497,23 +644,23 @@ code { font: 0.92em "DejaVu Sans Mono", monospace; }
 .ho-hook { font-size: 11pt; }
 .ho-write { break-inside: avoid; margin: 0.4em 0 0.7em; }
 .ho-write-label { font-weight: 600; margin: 0.2em 0; font-size: 9.5pt; }
-.ho-lines { height: 21mm; border: 1px solid #555;
+.ho-lines { height: 18mm; border: 1px solid #555;
   background: repeating-linear-gradient(#fff 0, #fff 7.6mm, #bbb 7.6mm, #bbb 7.9mm); }
 .ho-q { font-weight: 600; margin-top: 0.6em; }
 .ho-lines.ho-tall { height: 36mm; }
 table.ho-worksheet { width: 100%; table-layout: fixed; }
-table.ho-worksheet td.ho-blank { height: 27mm; }
+table.ho-worksheet td.ho-blank { height: 24mm; }
 table.ho-worksheet col.n { width: 2em; } table.ho-worksheet col.set { width: 21%; }
 table.ho-worksheet col.q { width: 27%; }
 .ho-strip { margin: 0.5em 0; }
 .ho-strip-title { font-weight: 700; break-after: avoid; }
 .ho-legend { font-size: 9pt; break-after: avoid; border: 1px dashed #777; padding: 0.2em 0.5em; }
-.ho-frame { break-inside: avoid; page-break-inside: avoid; margin: 0.3em 0 0.7em; border-top: 1px solid #bbb;
-  padding-top: 0.25em; }
-.ho-frame img { display: block; width: 84%; margin: 0.15em auto; }
+.ho-frame { break-inside: avoid; page-break-inside: avoid; margin: 0.2em 0 0.45em; border-top: 1px solid #bbb;
+  padding-top: 0.2em; }
+.ho-frame img { display: block; width: 76%; margin: 0.1em auto; }
 .ho-frame-head { font-size: 9.5pt; }
 .ho-stop-caption { font-style: italic; }
-.ho-readout { font-size: 7.8pt; line-height: 1.28; color: #222; margin: 0.1em 0; }
+.ho-readout { font-size: 7.4pt; line-height: 1.22; color: #222; margin: 0.05em 0; }
 .ho-quiz ol { padding-left: 1.4em; }
 .ho-options { list-style: none; padding-left: 0.6em; margin: 0.1em 0 0.5em; }
 .ho-answer { border-left: 3px solid #555; padding: 0.1em 0.6em; margin: 0.5em 0; }
@@ -522,10 +669,18 @@ table.ho-worksheet col.q { width: 27%; }
 .ho-key h2 { border-top: 1px solid #999; padding-top: 0.3em; }
 .cell_output, .output { max-width: 100%; }
 div.math, mjx-container[display="true"] { max-width: 100%; overflow: hidden; }
-div.proof div.math { font-size: 74%; }  /* a 13-line aligned proof fits on one page */
+div.proof div.math { font-size: 68%; }  /* a 13-line aligned proof fits on the page of its theorem */
 .ho-frame .ho-strip-title { margin-top: 0; }
 .pst-scrollable-table-container { overflow: visible; }
 .ho-lab h2 { break-before: auto; }
+/* a long table breaks between its rows (a plan's table kept whole leaves most of a page blank) */
+table { break-inside: auto; } tr, thead { break-inside: avoid; page-break-inside: avoid; }
+div.proof { break-inside: avoid; page-break-inside: avoid; }  /* its derivation stays with it */
+.ho-ticket { break-inside: avoid; page-break-inside: avoid; }  /* handed in: one page */
+.ho-ref { font-size: 8.5pt; }
+.ho-keep { break-inside: avoid; page-break-inside: avoid; }  /* a short section's words stay with its heading */
+.ho-contents ol.ho-long { columns: 2; column-gap: 1.6em; font-size: 9pt; }
+.ho-contents li { margin: 0.05em 0; } .ho-toc-h2 { font-size: 9pt; }
 """
 
 

@@ -12,6 +12,8 @@ Plain data and two functions, no imports from the rest of the package::
     [1, 64, 1024, 64, 64]
 
 A caption holds words, not numbers: the player shows each stop's settings beside it.
+Where the class is asked to predict, the caption asks ("Predict: ...") rather than answers;
+a caption about the one draw on screen says "in this draw" (the readout also gives the mean).
 """
 
 from __future__ import annotations
@@ -35,13 +37,13 @@ class Stop(NamedTuple):
 STOPS: dict[str, tuple[Stop, ...]] = {
     # "Slider settings, in order", steps 1 to 4 (step 4 in two moves).
     "attention": (
-        Stop("Scaled and unscaled agree: dividing by √1 changes nothing",
+        Stop("Predict: do the red and blue weights differ here? And at the next dₖ?",
              {"d_k": 1, "magnitude": 1.0}),
-        Stop("The red weights pile onto one key; the blue ones are spread out",
+        Stop("In this draw the red weights pile onto one key; the blue ones spread out",
              {"d_k": 64, "magnitude": 1.0}),
         Stop("The red hump has moved right; the blue hump has not moved",
              {"d_k": 1024, "magnitude": 1.0}),
-        Stop("Back to the dₖ of stop 2, larger vectors: the blue weights saturate too",
+        Stop("Stop 2's dₖ, larger vectors: in this draw the blue weights saturate too",
              {"d_k": 64, "magnitude": 3.0}),
         Stop("Larger still: what did the scaling assume?",
              {"d_k": 64, "magnitude": 10.0}),
@@ -50,8 +52,8 @@ STOPS: dict[str, tuple[Stop, ...]] = {
     # end (the first and the largest stop), then down to the flat end (the last stop).
     "scale": (
         Stop("Predict: what do the panels do as s grows?", {"scale": 1.0}),
-        Stop("The panels first rise: the largest P(1-P) at its peak", {"scale": 2.0}),
-        Stop("‖J‖₂ at its peak", {"scale": 3.0}),
+        Stop("The panels first rise: in this draw the largest P(1-P) peaks here", {"scale": 2.0}),
+        Stop("In this draw ‖J‖₂ peaks here; its mean peaked one stop earlier", {"scale": 3.0}),
         Stop("Only then do both fade", {"scale": 7.0}),
         Stop("Both have faded: the softmax saturates", {"scale": 20.0}),
         Stop("Too flat: a flat softmax passes back small gradients too", {"scale": 0.05}),

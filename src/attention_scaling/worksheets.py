@@ -38,14 +38,14 @@ PREDICTION_STEPS = (
     Step("dₖ = 1024, m = 1", "From dₖ = 64, how many times wider does the red spread of q·k get? "
                              "And the blue one?"),
     Step("dₖ = 64, m = 3, then m = 10", "Do the blue (scaled) weights saturate now? Why, or why not?"),
-    Step("Normalisation explorer: m = 10, then switch “scaled” to “QK-norm”",
+    Step("Optional: normalisation explorer, m = 10, then switch “scaled” to “QK-norm”",
          "What happens to the largest weight when QK-norm is switched on?"),
 )
 
 #: The exit ticket's questions (the answers are on the instructor page).
 EXIT_QUESTIONS = (
     "In one sentence: why does attention divide the scores by √dₖ, and not by dₖ?",
-    "A row of attention weights is P = (0.998, 0.001, 0.001). Compute ∂P₁/∂z₁ = P₁(1 − P₁). "
+    "A row of attention weights is P = (0.995, 0.003, 0.002). Compute ∂P₁/∂z₁ = P₁(1 − P₁). "
     "Is it large or small, compared with the largest value P₁(1 − P₁) can take?",
     "The scaled scores still grow when the query and key vectors grow. Name one thing that keeps "
     "attention trainable then.",
