@@ -614,6 +614,7 @@ h4 { font-size: 10.5pt; margin: 0.7em 0 0.2em; }
 h1, h2, h3, h4, .ho-box-title, .ho-strip-title, .ho-write-label, .ho-q, .ho-answer-title, legend, caption,
 .admonition-title { break-after: avoid; page-break-after: avoid; }
 p { margin: 0.3em 0 0.45em; }
+p, li { orphans: 4; widows: 3; }  /* a heading kept with its next paragraph gets 4 of its lines */
 p:has(+ table), p:has(+ .pst-scrollable-table-container), p:has(+ figure), p:has(+ div.cell),
 p:has(+ div.math), p:has(+ .ho-write) { break-after: avoid; page-break-after: avoid; }
 .ho-part:first-of-type h1 { margin-top: 0.4em; }
