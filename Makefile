@@ -17,6 +17,7 @@ help:
 	@echo "make chapter-notebooks  build, then copy the chapters generated as notebooks to notebooks/chapters/"
 	@echo "make serve  serve the built book on http://127.0.0.1:$(PORT)"
 	@echo "make test   unit, notebook, strict-build and browser tests"
+	@echo "make screenshots  every page at 1280 and 390 px, light and dark, in _build/screenshots/"
 	@echo "make test-oldest  the package's tests with its oldest supported versions (.venv-oldest)"
 	@echo "make bench  slider latency, frame export, build time, page weight, Lighthouse (table + JSON line)"
 	@echo "make bench-class  kernels, memory and slider latency for a class of 5-40 on this machine"
@@ -49,8 +50,18 @@ serve:
 
 # The browser is found (or installed) first; pytest's summary line is the last output.
 # configurable-http-proxy (npm) for the hub test is found or installed the same way.
+# Two pytest-xdist workers, each taking whole test files (a file's fixtures, such as the printed
+# handouts or a JupyterLab server, are made once), while the book builds in the background
+# (tests/conftest.py). The 25 slowest steps are listed before the summary: the whole run
+# should stay under 20 minutes on two cores.
 test: venv-test
-	@CHROMIUM="$$(scripts/find-chromium $(PY))" CHP="$$(scripts/find-chp $(VENV))" $(PY) -m pytest
+	@CHROMIUM="$$(scripts/find-chromium $(PY))" CHP="$$(scripts/find-chp $(VENV))" $(PY) -m pytest -n 2 --dist loadfile --durations=25
+
+# Whole-page screenshots of every page at 1280 and 390 px, light and dark, into
+# _build/screenshots/, taken while the reader-view checks run (make test leaves them out).
+.PHONY: screenshots
+screenshots: venv-test book
+	@BOOK_SCREENSHOTS=1 CHROMIUM="$$(scripts/find-chromium $(PY))" $(PY) -m pytest -q tests/test_reader_view.py -k test_page_served
 
 # JupyterHub's proxy from npm, into $(VENV)/chp (the hub test; `make test` does this itself).
 .PHONY: chp

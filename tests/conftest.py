@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import atexit
 import functools
 import http.server
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
+import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,17 +43,47 @@ class Build:
     output: str
 
 
+# The strict build runs once per test run, in the background from the moment the tests are
+# collected, so that the tests that need no built book run meanwhile. Under pytest-xdist
+# (`make test` runs two workers) the workers share one build: the first to claim this run's
+# folder starts it, and every worker waits for its exit status file.
+BUILD_TIMEOUT = 1800
+RUN_DIR = ROOT / "_build" / "test-runs"
+_RUN_ID = os.environ.get("PYTEST_XDIST_TESTRUNUID") or uuid.uuid4().hex
+
+
+def start_background_build() -> Path:
+    """Start scripts/build-book for this run unless a worker already has; returns its folder."""
+    run = RUN_DIR / _RUN_ID
+    RUN_DIR.mkdir(parents=True, exist_ok=True)
+    try:
+        run.mkdir()
+    except FileExistsError:
+        return run
+    for old in RUN_DIR.iterdir():  # earlier runs' logs
+        if old != run and time.time() - old.stat().st_mtime > BUILD_TIMEOUT:
+            subprocess.run(["rm", "-rf", str(old)], check=False)
+    script = 'scripts/build-book "$0" > "$1/log" 2>&1; echo $? > "$1/rc.tmp"; mv "$1/rc.tmp" "$1/rc"'
+    proc = subprocess.Popen(["sh", "-c", script, sys.executable, str(run)], cwd=ROOT, start_new_session=True)
+
+    def stop():  # an interrupted run leaves no build (and its kernels) behind
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    atexit.register(stop)
+    return run
+
+
 @pytest.fixture(scope="session")
 def built_book() -> Build:
-    """Build the book once per test session, strictly, with the same script as `make book`."""
-    proc = subprocess.run(
-        [str(ROOT / "scripts" / "build-book"), sys.executable],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-    )
-    return Build(proc.returncode, ANSI.sub("", proc.stdout + proc.stderr))
+    """The book built once per test run, strictly, with the same script as `make book`."""
+    run = start_background_build()
+    deadline = time.monotonic() + BUILD_TIMEOUT
+    while not (run / "rc").exists():
+        if time.monotonic() > deadline:
+            pytest.fail(f"the book build did not finish in {BUILD_TIMEOUT} s", pytrace=False)
+        time.sleep(1)
+    output = (run / "log").read_text(encoding="utf-8", errors="replace")
+    return Build(int((run / "rc").read_text().strip()), ANSI.sub("", output))
 
 
 @pytest.fixture(scope="session")
@@ -118,8 +152,15 @@ def browser():
 
 
 def pytest_collection_finish(session):
-    """Start the oldest-versions run (tests/test_oldest.py) in the background as soon as it is
-    selected: it runs on the second core while the book builds."""
+    """Start the book build in the background as soon as a selected test needs it, and, in a
+    run with one process, the oldest-versions run (tests/test_oldest.py) and the archive's
+    install (tests/test_dist.py) too: they run on the second core while the book builds.
+    Under pytest-xdist each of those two starts when its test does, on whichever worker
+    runs it (the other worker keeps the second core busy)."""
+    if any("built_book" in item.fixturenames for item in session.items):
+        start_background_build()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
     if any(item.name == "test_package_tests_pass_with_the_oldest_versions" for item in session.items):
         from test_oldest import start_background_run
 

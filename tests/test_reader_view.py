@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import base64
 import io
+import os
 import urllib.parse
 from pathlib import Path
 
@@ -50,6 +51,9 @@ MIN_FONT_PX = {"laptop": 11.0, "phone": 9.0}
 # counts as the same picture: antialiasing at edges, not a lost axis.
 SAME_PICTURE = 2.0
 CONTENT = "article.bd-article"
+# Whole-page screenshots for a person to look at (`make screenshots`): a file each, asserted
+# on by nothing, and among the slowest steps of a visit, so `make test` leaves them out.
+FULL_PAGE_SHOTS = bool(os.environ.get("BOOK_SCREENSHOTS"))
 
 CLIP_JS = """([root, strictMath]) => {
   // A box cuts its content when a rendered descendant reaches past its edge on an axis the box
@@ -286,6 +290,12 @@ def _stem(page_name: str) -> str:
     return page_name.replace("/", "__").removesuffix(".html")
 
 
+def _full_page_shot(page, page_name: str, width_name: str, mode: str) -> None:
+    if FULL_PAGE_SHOTS:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{_stem(page_name)}-{width_name}-{mode}.png"), full_page=True)
+
+
 @pytest.mark.parametrize("width_name", list(VIEWPORTS))
 @pytest.mark.parametrize("page_name", PAGES)
 def test_page_served(browser, server, page_name, width_name):
@@ -300,15 +310,14 @@ def test_page_served(browser, server, page_name, width_name):
         state = page_state(page)
         _set_mode(page, "light")
         light, light_shots = reader_problems(page, width_name)
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"{_stem(page_name)}-{width_name}-light.png"), full_page=True)
+        _full_page_shot(page, page_name, width_name, "light")
         axe = [v for v in axe_violations(page) if not _is_theme_finding(v)] if laptop else []
         _set_mode(page, "dark")
         dark, dark_shots = reader_problems(page, width_name)
         dark += dark_mode_problems(light_shots, dark_shots)
         if laptop:  # colours are the same at both widths; axe takes seconds a page
             dark += contrast_problems(page)
-        page.screenshot(path=str(SCREENSHOTS / f"{_stem(page_name)}-{width_name}-dark.png"), full_page=True)
+        _full_page_shot(page, page_name, width_name, "dark")
     _check(visit, state, page_name)
     if laptop:
         assert 0 < state["weight"] <= PAGE_WEIGHT_BUDGET, f"{page_name} loads {state['weight']} bytes"

@@ -710,7 +710,34 @@ def _launch_buttons_open_notebooks(app, pagename, templatename, context, doctree
         group["buttons"] = buttons
 
 
+#: Extensions that do not declare whether they are safe for parallel reading (Sphinx then reads
+#: serially, with a warning that ``-W`` makes an error), and are: sphinx-multitoc-numbering
+#: replaces ``TocTreeCollector.assign_section_numbers``, which runs in the main process after
+#: every page is read and merged; sphinx-jupyterbook-latex adds transforms that change each
+#: page's own doctree (and act only for LaTeX). Neither keeps anything in the environment.
+PARALLEL_READ_SAFE = ("sphinx_multitoc_numbering", "sphinx_jupyterbook_latex")
+
+
+def _parallel_reading_serial_writing(app):
+    """With ``-j N`` (scripts/build-book), pages are read, and so executed, N at a time.
+    They are written one at a time, in this process, where ``_generate`` keeps each
+    chapter's published notebook for ``_write_launch_copies``."""
+    from sphinx.domains import Domain
+
+    app.builder.allow_parallel = False
+    for name in PARALLEL_READ_SAFE:
+        if name in app.extensions:
+            app.extensions[name].parallel_read_safe = True
+    # sphinx-proof declares parallel reading safe, but its domain lacks the merge Sphinx
+    # calls after a parallel read (NotImplementedError). It has nothing to merge: the
+    # proofs live in env.proof_list, which sphinx-proof's own env-merge-info handler merges.
+    proofs = app.env.domains.get("prf")
+    if proofs is not None and type(proofs).merge_domaindata is Domain.merge_domaindata:
+        type(proofs).merge_domaindata = lambda self, docnames, otherdata: None
+
+
 def setup(app):
+    app.connect("builder-inited", _parallel_reading_serial_writing)
     # After myst-nb's and the book's own doctree-resolved handlers (glue, kernel notes).
     app.connect("doctree-resolved", _generate, priority=900)
     app.connect("build-finished", _write_launch_copies)

@@ -1,0 +1,25 @@
+"""`jupyter-book build` with Sphinx reading, and so executing, pages in parallel.
+
+    python scripts/jupyter_book_parallel.py JOBS CACHE build . -W -n --keep-going
+
+Jupyter Book 1's command line never passes Sphinx's ``-j``; this runs the same command with
+``jobs`` set, so two chapters' notebooks execute at once (scripts/build-book). CACHE is the
+jupyter-cache folder: its database is made here first, because two reader processes that
+both find it missing would both try to make it. ``attention_scaling.chapter_notebooks``
+keeps the writing serial and lets Sphinx read the extensions in parallel.
+"""
+
+import functools
+import sys
+
+import jupyter_book.sphinx
+from jupyter_book.cli.main import main
+from jupyter_cache.cache.db import create_db
+
+if __name__ == "__main__":
+    jobs, cache = int(sys.argv.pop(1)), sys.argv.pop(1)
+    if jobs < 1:
+        raise SystemExit(f"JOBS must be at least 1, got {jobs}")
+    create_db(cache).dispose()
+    jupyter_book.sphinx.build_sphinx = functools.partial(jupyter_book.sphinx.build_sphinx, jobs=jobs)
+    main()
