@@ -151,6 +151,17 @@ def _plain_descriptions(metatags: str) -> str:
     )
 
 
+def with_description(head: str, description: str) -> str:
+    """``head`` (a page's meta tags, or the page itself) with a ``<meta name="description">``
+    holding ``description`` when it has none (before ``</head>`` when there is one)."""
+    if not isinstance(description, str) or not description.strip():
+        raise ValueError(f"description must be a non-empty string, got {description!r}")
+    if re.search(r'<meta\b[^>]*\bname="description"', head):
+        return head
+    tag = f'<meta name="description" content="{html.escape(" ".join(description.split()), quote=True)}" />\n'
+    return head.replace("</head>", tag + "</head>", 1) if "</head>" in head else head + tag
+
+
 def _page_url(app, pagename) -> str:
     return app.config.html_baseurl + app.builder.get_target_uri(pagename)
 
@@ -158,7 +169,11 @@ def _page_url(app, pagename) -> str:
 def _add_social_tags(app, pagename, templatename, context, doctree):
     """sphinxext-opengraph tags pages that have a doctree; this adds the same tags to the
     generated ones (index, search, proof index) and Twitter's tags to every page."""
-    if not _is_html(app) or not app.config.html_baseurl:
+    if not _is_html(app):
+        return
+    if not app.config.html_baseurl:
+        # No address, so no link-preview tags; a search engine still gets a description.
+        context["metatags"] = with_description(_plain_descriptions(context.get("metatags", "")), BOOK_DESCRIPTION)
         return
     metatags = _plain_descriptions(context.get("metatags", ""))
     found = {k: html.unescape(v) for k, v in _META.findall(metatags)}
@@ -228,6 +243,17 @@ def _write_site_pages(app, exception):
     from .worksheets import write_sheets
 
     sheets = write_sheets(out, footer=publishing.footer_html(app.asb_build_stamp))
+    # Search engines and browsers: a description and the book's icon (inline, as on the
+    # 404 page: a sheet loads no files).
+    icon_tag = f'<link rel="icon" href="{publishing._favicon_data_uri(favicon)}" />\n'
+    for sheet in sheets:
+        text = sheet.read_text(encoding="utf-8")
+        title = re.search(r"<title>(.*?)</title>", text, re.S)
+        text = with_description(text, f"{html.unescape(title.group(1)) if title else 'A sheet'}, to print for a "
+                                      f"class. {BOOK_DESCRIPTION}")
+        if 'rel="icon"' not in text:
+            text = text.replace("</head>", icon_tag + "</head>", 1)
+        sheet.write_text(text, encoding="utf-8")
     logger.info("attention_scaling: wrote the printable sheets %s", ", ".join(p.name for p in sheets))
 
 
