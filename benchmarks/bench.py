@@ -582,8 +582,69 @@ def lighthouse_summary(report: dict) -> dict:
     return out
 
 
+def _running(pid: int, marker: str) -> bool:
+    """Whether process ``pid`` is alive and is ours: ``marker`` (a folder bench made) is in
+    its command line or environment (a reused pid is left alone)."""
+    try:
+        proc = Path(f"/proc/{pid}")
+        state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        return state != "Z" and any(marker.encode() in (proc / f).read_bytes() for f in ("cmdline", "environ"))
+    except (OSError, IndexError):
+        return False
+
+
+def stop_lighthouse(proc: subprocess.Popen, profiles: Path, grace_s: float = 10.0) -> None:
+    """Stop a Lighthouse run and the Chromium it launched, leaving no process behind.
+
+    ``proc`` was started in its own session (so its process group is Lighthouse and its
+    children) with ``TMPDIR=profiles``. SIGINT first: Lighthouse's chrome-launcher then
+    closes Chromium and removes its profile. Whatever is still alive after ``grace_s``
+    seconds is killed: Lighthouse's process group, then each Chromium (chrome-launcher
+    starts it detached, as the leader of its own process group, and writes its pid to
+    ``chrome.pid`` in the profile it made under ``profiles``) with its group."""
+    if grace_s < 0:
+        raise ValueError(f"grace_s must be >= 0, got {grace_s!r}")
+    import signal
+
+    marker = str(profiles)
+    chromes = set()
+
+    def find_chromes():
+        for pid_file in Path(profiles).glob("*/chrome.pid"):
+            try:
+                chromes.add(int(pid_file.read_text().strip()))
+            except (OSError, ValueError):
+                pass
+
+    find_chromes()  # read before chrome-launcher removes the profile
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGINT)
+            proc.wait(timeout=grace_s)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            pass
+    find_chromes()
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    proc.wait()
+    for pid in chromes:
+        if _running(pid, marker):
+            try:
+                os.killpg(pid, signal.SIGKILL) if os.getpgid(pid) == pid else os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
 def run_lighthouse(cli: str, chrome: str, url: str, preset: str) -> dict:
-    """One Lighthouse run (its default simulated throttling) of ``url`` with ``preset``."""
+    """One Lighthouse run (its default simulated throttling) of ``url`` with ``preset``.
+
+    Interrupted (Ctrl-C, SIGTERM in :func:`lighthouse`, a timeout), it stops Lighthouse and
+    its Chromium before re-raising (:func:`stop_lighthouse`)."""
+    import tempfile
+
     if preset not in LIGHTHOUSE_PRESETS:
         raise ValueError(f"preset must be one of {LIGHTHOUSE_PRESETS}, got {preset!r}")
     cmd = [cli, url, "--output=json", "--output-path=stdout", "--quiet",
@@ -592,11 +653,21 @@ def run_lighthouse(cli: str, chrome: str, url: str, preset: str) -> dict:
            "--disable-background-networking --disable-component-update"]
     if preset == "desktop":
         cmd.append("--preset=desktop")
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300,
-                          env=dict(os.environ, CHROME_PATH=chrome))
-    if done.returncode != 0 or not done.stdout.strip():
-        raise RuntimeError(f"lighthouse failed on {url} ({preset}): {done.stderr.strip()[-2000:]}")
-    return lighthouse_summary(json.loads(done.stdout))
+    # Chromium's profile goes under a folder of this run's own, which marks its processes.
+    profiles = Path(tempfile.mkdtemp(prefix="bench-lighthouse-"))
+    try:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True, env=dict(os.environ, CHROME_PATH=chrome, TMPDIR=str(profiles)))
+        try:
+            out, err = proc.communicate(timeout=300)
+        except BaseException:
+            stop_lighthouse(proc, profiles)
+            raise
+    finally:
+        shutil.rmtree(profiles, ignore_errors=True)
+    if proc.returncode != 0 or not out.strip():
+        raise RuntimeError(f"lighthouse failed on {url} ({preset}): {err.strip()[-2000:]}")
+    return lighthouse_summary(json.loads(out))
 
 
 def lighthouse(html_dir: Path, pages: list[str] | None = None, presets=LIGHTHOUSE_PRESETS) -> dict:
@@ -615,11 +686,24 @@ def lighthouse(html_dir: Path, pages: list[str] | None = None, presets=LIGHTHOUS
         return {}
     per_page = {}
     start = time.perf_counter()
-    with GzipServer(html_dir) as origin:
-        for name in names:
-            per_page[name] = {preset: run_lighthouse(cli, chrome, f"{origin}/{name}", preset) for preset in presets}
-            print(f"bench: lighthouse {name}: " + ", ".join(
-                f"{preset} {r['performance']}" for preset, r in per_page[name].items()), file=sys.stderr)
+    import signal
+    import threading
+
+    def terminated(signum, frame):  # SIGTERM unwinds like Ctrl-C, so the run stops its Chromium
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    on_term = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, terminated) if on_term else None
+    try:
+        with GzipServer(html_dir) as origin:
+            for name in names:
+                per_page[name] = {preset: run_lighthouse(cli, chrome, f"{origin}/{name}", preset)
+                                  for preset in presets}
+                print(f"bench: lighthouse {name}: " + ", ".join(
+                    f"{preset} {r['performance']}" for preset, r in per_page[name].items()), file=sys.stderr)
+    finally:
+        if on_term:
+            signal.signal(signal.SIGTERM, previous)
     out = {"lighthouse": per_page, "lighthouse_version": LIGHTHOUSE_VERSION,
            "lighthouse_s": time.perf_counter() - start}
     for preset in presets:

@@ -51,3 +51,65 @@ def test_gzip_server_and_summary_validate_their_arguments(tmp_path):
         GzipServer(tmp_path / "absent")
     with pytest.raises(ValueError, match="report"):
         lighthouse_summary({"categories": {}})
+
+
+def _ours(marker: str) -> list[str]:
+    """Live processes with ``marker`` in their command line or environment."""
+    from pathlib import Path
+
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if (proc / "stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+                continue
+            if any(marker.encode() in (proc / f).read_bytes() for f in ("cmdline", "environ")):
+                found.append(f"{proc.name}: {(proc / 'cmdline').read_bytes().decode(errors='replace')}")
+        except (OSError, IndexError):
+            pass
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+def test_interrupted_bench_leaves_no_lighthouse_or_chromium(tmp_path, signal_name):
+    """`make bench` stopped (Ctrl-C or SIGTERM) while Lighthouse runs: Lighthouse and the
+    Chromium it launched must stop too. bench.py makes each run's Chromium profile under
+    $TMPDIR, so every process of this run has tmp_path in its environment."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from bench import LIGHTHOUSE_DIR, find_chromium
+
+    from conftest import HTML
+
+    if not (LIGHTHOUSE_DIR / "node_modules" / ".bin" / "lighthouse").exists():
+        pytest.skip("Lighthouse is not installed (benchmarks/bench.py --only-lighthouse installs it)")
+    if not find_chromium() or not (HTML / "book" / "intro.html").is_file():
+        pytest.skip("needs Chromium and a built book")
+    marker = str(tmp_path)
+    bench = subprocess.Popen([sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--only-lighthouse",
+                              "--pages", "book/intro.html"], cwd=ROOT, env=dict(os.environ, TMPDIR=marker),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        while not any("user-data-dir" in p for p in _ours(marker)):  # Chromium has started
+            assert bench.poll() is None, f"bench ended early: {bench.stderr.read()[-2000:]!r}"
+            assert time.monotonic() < deadline, "Lighthouse's Chromium never started"
+            time.sleep(0.2)
+        time.sleep(1)
+        bench.send_signal(getattr(signal, signal_name))
+        bench.wait(timeout=60)
+        assert bench.returncode != 0
+        deadline = time.monotonic() + 5
+        while _ours(marker) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _ours(marker) == []
+    finally:
+        if bench.poll() is None:
+            bench.kill()
+            bench.wait()
+        bench.stderr.close()

@@ -257,6 +257,22 @@ def test_every_page_has_social_tags(site):
         assert 0 < len(meta["twitter:image:alt"]) <= 420
 
 
+def test_every_page_has_a_description_and_an_icon(site):
+    """Search engines show a page's description (Lighthouse's SEO audit fails a page without
+    one), and a browser asks the server for /favicon.ico when a page names no icon (a 404
+    in the console). Every page, the generated ones too, with or without a site address."""
+    for page in built_pages(site):
+        text = (site / page).read_text(encoding="utf-8")
+        head = text[:text.find("</head>")]
+        meta = parse(site / page).meta
+        assert len(meta.get("description", "").strip()) >= 50, f"{page} has no description"
+        assert not re.search(r"\\[A-Za-z]", meta["description"]), f"raw TeX in {page}: {meta['description']}"
+        icons = re.findall(r'<link\b[^>]*\brel="icon"[^>]*\bhref="([^"]+)"', head)
+        assert icons, f"{page} names no icon"
+        assert icons[0].startswith("data:image/") or (site / page).parent.joinpath(icons[0]).resolve().is_file(), (
+            f"{page}: icon {icons[0]} is not in the build")
+
+
 def test_preview_is_the_main_explorable(site):
     """The preview PNG holds the main explorable's frame at its default setting, pixel for pixel."""
     import io

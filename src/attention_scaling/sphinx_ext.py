@@ -151,6 +151,17 @@ def _plain_descriptions(metatags: str) -> str:
     )
 
 
+def with_description(head: str, description: str) -> str:
+    """``head`` (a page's meta tags, or the page itself) with a ``<meta name="description">``
+    holding ``description`` when it has none (before ``</head>`` when there is one)."""
+    if not isinstance(description, str) or not description.strip():
+        raise ValueError(f"description must be a non-empty string, got {description!r}")
+    if re.search(r'<meta\b[^>]*\bname="description"', head):
+        return head
+    tag = f'<meta name="description" content="{html.escape(" ".join(description.split()), quote=True)}" />\n'
+    return head.replace("</head>", tag + "</head>", 1) if "</head>" in head else head + tag
+
+
 def _page_url(app, pagename) -> str:
     return app.config.html_baseurl + app.builder.get_target_uri(pagename)
 
@@ -158,7 +169,11 @@ def _page_url(app, pagename) -> str:
 def _add_social_tags(app, pagename, templatename, context, doctree):
     """sphinxext-opengraph tags pages that have a doctree; this adds the same tags to the
     generated ones (index, search, proof index) and Twitter's tags to every page."""
-    if not _is_html(app) or not app.config.html_baseurl:
+    if not _is_html(app):
+        return
+    if not app.config.html_baseurl:
+        # No address, so no link-preview tags; a search engine still gets a description.
+        context["metatags"] = with_description(_plain_descriptions(context.get("metatags", "")), BOOK_DESCRIPTION)
         return
     metatags = _plain_descriptions(context.get("metatags", ""))
     found = {k: html.unescape(v) for k, v in _META.findall(metatags)}
@@ -228,6 +243,17 @@ def _write_site_pages(app, exception):
     from .worksheets import write_sheets
 
     sheets = write_sheets(out, footer=publishing.footer_html(app.asb_build_stamp))
+    # Search engines and browsers: a description and the book's icon (inline, as on the
+    # 404 page: a sheet loads no files).
+    icon_tag = f'<link rel="icon" href="{publishing._favicon_data_uri(favicon)}" />\n'
+    for sheet in sheets:
+        text = sheet.read_text(encoding="utf-8")
+        title = re.search(r"<title>(.*?)</title>", text, re.S)
+        text = with_description(text, f"{html.unescape(title.group(1)) if title else 'A sheet'}, to print for a "
+                                      f"class. {BOOK_DESCRIPTION}")
+        if 'rel="icon"' not in text:
+            text = text.replace("</head>", icon_tag + "</head>", 1)
+        sheet.write_text(text, encoding="utf-8")
     logger.info("attention_scaling: wrote the printable sheets %s", ", ".join(p.name for p in sheets))
 
 
@@ -670,6 +696,9 @@ _DESIGN = re.compile(r'[ \t]*(?:<script\b[^>]*src="[^"]*_static/design-tabs\.js[
                      r'<link rel="stylesheet" type="text/css" href="[^"]*_static/sphinx-design\.min\.css[^"]*" />)\n?')
 _COPY = re.compile(r'[ \t]*(?:<script src="[^"]*_static/(?:clipboard\.min|copybutton)\.js[^"]*"></script>|'
                    r'<link rel="stylesheet" type="text/css" href="[^"]*_static/copybutton\.css[^"]*" />)\n?')
+# The Font Awesome script that swaps every icon for an SVG: the theme's stylesheet draws the
+# same icons with Font Awesome's web font, which the pages load anyway (see trim_theme_assets).
+_ICON_SCRIPT = re.compile(r'[ \t]*<script\b[^>]*\bsrc="[^"]*_static/scripts/fontawesome\.js[^"]*"[^>]*></script>\n?')
 # documentation_options.js stays blocking: inline scripts in a page's body use what it defines
 # (sphinx-proof's index sets DOCUMENTATION_OPTIONS.COLLAPSE_INDEX).
 _HEAD_SCRIPT = re.compile(r'<script (?![^>]*\b(?:defer|async|type=)\b)(?![^>]*documentation_options\.js)'
@@ -691,7 +720,16 @@ def trim_theme_assets(text: str, search_page: bool = False) -> str:
     ``defer``: it still runs in document order, before DOMContentLoaded, but after the page
     is parsed (inline scripts only set variables the deferred ones read later), except
     ``documentation_options.js``, whose global inline scripts use. The search page is left
-    as it is. Idempotent."""
+    as it is, but for the icon script.
+
+    Font Awesome's script (``_static/scripts/fontawesome.js``, 61 kB) leaves every page: it
+    replaced each ``<i class="fa-...">`` icon by an SVG after the first paint and then watched
+    every change to the page (a MutationObserver over the whole document), which cost the
+    maths-heavy pages more than a second of main-thread time on Lighthouse's phone. The
+    theme's stylesheet draws the same Font Awesome 6 icons as characters of its web font
+    (``fa-solid-900.woff2``), which the browser fetched for the first paint anyway.
+    Idempotent."""
+    text = _ICON_SCRIPT.sub("", text)
     if search_page:
         return text
     text = _SEARCH_TOOLS.sub("", text)
@@ -719,6 +757,105 @@ def _trim_theme_assets(app, exception):
             page.write_text(new, encoding="utf-8")
 
 
+# --- theme stylesheet rules that cannot match ------------------------------------------
+
+#: The theme's stylesheet (397 kB, render-blocking on every page), relative to the output.
+THEME_CSS = "_static/styles/pydata-sphinx-theme.css"
+# Class names scripts build from a prefix at run time (bootstrap's bs-tooltip-top, the
+# toggle buttons' toggle-3, sphinx-book-theme's tag_...): rules that need one are kept.
+_DYNAMIC_PREFIXES = ("bs-", "toggle-", "tag_", "cg-", "button-")
+_NAME = re.compile(r"[.#](-?[A-Za-z_][\w-]*)")
+# what a selector does not require: functional pseudo-classes (:not(), :is(), :where(),
+# :has()), attribute selectors and strings
+_NOT_REQUIRED = re.compile(r":[\w-]+\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)|\[[^\]]*\]"
+                           r"""|"[^"]*"|'[^']*'""")
+
+
+def _split_selectors(prelude: str) -> list[str]:
+    """A selector list split at its top-level commas (not those inside brackets)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(prelude):
+        depth += ch in "([" and 1 or (ch in ")]" and -1 or 0)
+        if ch == "," and depth == 0:
+            parts.append(prelude[start:i])
+            start = i + 1
+    return parts + [prelude[start:]]
+
+
+def unused_css_removed(css: str, names: set) -> str:
+    """``css`` without the style rules none of whose selectors can match: a selector that
+    requires a class or id (outside :not(), :is(), :where(), :has() and attribute
+    selectors) that is not in ``names`` matches nothing. ``names`` must hold every class
+    and id of every page and every word of every script that could add one; classes a
+    script builds from a prefix (``_DYNAMIC_PREFIXES``) always count. Selectors that
+    cannot match leave their lists; at-rules (@font-face, @keyframes, ...) stay, @media and
+    @supports blocks are trimmed inside and go when empty. Idempotent."""
+    import tinycss2
+
+    if not isinstance(css, str):
+        raise ValueError(f"css must be a string, got {type(css).__name__}")
+    if not isinstance(names, (set, frozenset)) or not names:
+        raise ValueError("names must be a non-empty set of the class and id names in use")
+
+    def can_match(selector: str) -> bool:
+        required = _NAME.findall(_NOT_REQUIRED.sub("", selector))
+        return all(n in names or n.startswith(_DYNAMIC_PREFIXES) for n in required)
+
+    def rules(nodes) -> list[str]:
+        out = []
+        for node in nodes:
+            if node.type == "qualified-rule":
+                keep = [s for s in _split_selectors(tinycss2.serialize(node.prelude)) if can_match(s)]
+                if keep:
+                    out.append(",".join(keep) + "{" + tinycss2.serialize(node.content) + "}")
+            elif node.type == "at-rule" and node.content is not None and \
+                    node.lower_at_keyword in ("media", "supports", "layer", "container"):
+                inner = rules(tinycss2.parse_rule_list(node.content, skip_comments=True, skip_whitespace=True))
+                if inner:
+                    out.append("@" + node.at_keyword + tinycss2.serialize(node.prelude) + "{" + "".join(inner) + "}")
+            elif node.type == "comment":
+                continue  # incl. the source map's address: the map no longer matches
+            elif node.type != "whitespace":
+                out.append(tinycss2.serialize([node]))
+        return out
+
+    return "\n".join(rules(tinycss2.parse_stylesheet(css, skip_comments=False, skip_whitespace=True))) + "\n"
+
+
+def trim_theme_css(outdir) -> dict | None:
+    """Remove the rules of the theme's stylesheet (``THEME_CSS``) that cannot match on any
+    page of the built site under ``outdir``: those that need a class or id that no page
+    holds and no script the site serves names (:func:`unused_css_removed`). Most of them
+    are Font Awesome's rules for icons the book does not show and Bootstrap's for
+    components it does not use. Returns ``{"before": bytes, "after": bytes}``, or None
+    when the site has no such stylesheet."""
+    outdir = Path(outdir)
+    if not outdir.is_dir():
+        raise ValueError(f"outdir must be a built site's folder, got {outdir}")
+    css_path = outdir / THEME_CSS
+    if not css_path.is_file():
+        return None
+    words = set()
+    for path in outdir.rglob("*"):
+        if path.suffix in (".html", ".js") and path.parts[len(outdir.parts)] != "_sources" and \
+                path.name != "searchindex.js":
+            words.update(re.findall(r"[A-Za-z_][\w-]*", path.read_text(encoding="utf-8", errors="replace")))
+    css = css_path.read_text(encoding="utf-8")
+    trimmed = unused_css_removed(css, words)
+    if trimmed != css:
+        css_path.write_text(trimmed, encoding="utf-8")
+    return {"before": len(css.encode()), "after": len(trimmed.encode())}
+
+
+def _trim_theme_css(app, exception):
+    if exception is not None or not _is_html(app):
+        return
+    report = trim_theme_css(app.outdir)
+    if report:
+        logger.info("attention_scaling: the theme's stylesheet without the rules no page can use: %d -> %d bytes",
+                    report["before"], report["after"])
+
+
 def setup(app):
     app.connect("config-inited", _configure_publishing)
     app.connect("builder-inited", _make_preview)
@@ -732,6 +869,8 @@ def setup(app):
     app.connect("build-finished", _prerender_maths, priority=800)
     app.connect("build-finished", _lazy_images, priority=810)
     app.connect("build-finished", _trim_theme_assets, priority=820)
+    # last: the classes and ids in use are those of the finished pages
+    app.connect("build-finished", _trim_theme_css, priority=830)
     app.connect("html-page-context", _drop_thebe_assets)
     app.connect("html-page-context", _fix_citation_roles)
     # after sphinx-book-theme has added its launch buttons (default priority 500)
