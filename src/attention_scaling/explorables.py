@@ -209,8 +209,9 @@ class Explorable:
             return w.SelectionSlider(options=list(spec[0]), value=c.default, **common)
         if kind == "log" and c.name == self.fast and _caches():
             # the cached slider needs an index to link: the same log steps, as a selection
-            return w.SelectionSlider(options=[(f"{x:.3g}", x) for x in live_positions(c)], value=c.default,
-                                     **common)
+            # labelled as the log slider's readout (d3 ".3g": 1.00, 0.0501, 100)
+            return w.SelectionSlider(options=[(f"{x:#.3g}".rstrip("."), x) for x in live_positions(c)],
+                                     value=c.default, **common)
         if kind == "log":
             low, high, step = spec
             return w.FloatLogSlider(value=c.default, base=10, min=np.log10(low), max=np.log10(high),
