@@ -45,6 +45,7 @@ import numpy as np  # noqa: E402
 
 from attention_scaling import diagonal_gradient, draw_queries_keys, softmax  # noqa: E402
 from attention_scaling.explorables import attention_explorer, scale_explorer  # noqa: E402
+from attention_scaling.explorables import _magnitude_control, live_positions  # noqa: E402
 from attention_scaling.figures import D_VALUES  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -196,20 +197,28 @@ LAB_CELLS = [
 LAB_BEFORE_CELL = "from bench import before_widget\nbefore_widget(attention_explorer())"
 
 # In the page: arm(which) starts a measurement of the next key press on that explorer. It
-# notes the keydown, the moment the image's src changes (new frame in the DOM), its load
-# (decoded) and the next animation frame after it (painted).
-# The fast explorer's frame is the layer, the last image of its stack (.asb-live-frame).
+# notes the keydown, the moment the image shown changes (new frame in the DOM: a new src, or
+# with the frame cache another view of the Tab shown), its load and decode, and the next
+# animation frame after it (painted).
+# The fast explorer's frame is the layer, the last image its frame (.asb-live-frame) shows;
+# "uncached" is the same explorer's d_k slider, a control whose frames the page does not hold.
 LAB_ROOTS = {"fast": ".jp-Notebook .widget-vbox:has(> .asb-live-frame)",
+             "uncached": ".jp-Notebook .widget-vbox:has(> .asb-live-frame)",
              "before": ".jp-Notebook .widget-vbox:has(> .asb-before-frame)",
              "naive": ".jp-Notebook .widget-interact"}
+LAB_SLIDERS = {"fast": "magnitude", "uncached": "key dimension", "before": "magnitude", "naive": "magnitude"}
+# The fast explorer's row is full: the page steps through it alone (Explorable.widget).
+LAB_CACHED = ".jp-Notebook .asb-live-frame.asb-live-cached"
 LAB_ARM_JS = """([which, rootSelector]) => {
     const root = document.querySelector(rootSelector);
-    const imgOf = () => which === 'fast' ? root.querySelector(':scope > .asb-live-frame > .widget-image:last-child')
+    const shown = () => [...root.querySelectorAll(':scope > .asb-live-frame .widget-image')]
+                        .filter(e => e.checkVisibility()).pop();
+    const imgOf = () => (which === 'fast' || which === 'uncached') ? shown()
                       : which === 'before' ? root.querySelector(':scope > .asb-before-frame')
                       : root.querySelector('.widget-output img');
     const first = imgOf();
     const before = first ? first.src : null;
-    const m = window.__lat = {t0: null, src: null, load: null, paint: null, bytes: 0};
+    const m = window.__lat = {t0: null, src: null, load: null, paint: null, decoded: null, bytes: 0};
     document.addEventListener('keydown', () => { if (m.t0 === null) m.t0 = performance.now(); },
                               {capture: true, once: true});
     const obs = new MutationObserver(() => {
@@ -220,11 +229,13 @@ LAB_ARM_JS = """([which, rootSelector]) => {
         const done = () => {
             m.load = performance.now();
             requestAnimationFrame(() => { m.paint = performance.now(); });
+            // a second, stricter end: the image's decode() promise (it settles at a frame's commit)
+            img.decode().catch(() => null).then(() => { m.decoded = performance.now(); });
         };
         if (img.complete && img.naturalWidth && img.src !== before) done();
         else img.addEventListener('load', done, {once: true});
     });
-    obs.observe(root, {subtree: true, childList: true, attributes: true, attributeFilter: ['src']});
+    obs.observe(root, {subtree: true, childList: true, attributes: true, attributeFilter: ['src', 'class']});
 }"""
 
 
@@ -236,6 +247,12 @@ def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026, before: boo
     ``warmup`` rounds are discarded). Also counts the websocket messages and bytes the page
     receives per change, and splits the time into key → src change (kernel round trip:
     messages, compute, encoding) and src change → painted (decode and paint in the page).
+
+    The magnitude is the explorer's fast slider: each of its steps is timed only once its
+    row is full (the frame has ``asb-live-cached``), when the page shows cached frames
+    without the kernel. Then each round steps the same explorer's d_k, a control the page
+    does not cache (``lab_uncached_*``: the kernel path), and times the row's refill after it
+    (until ``asb-live-cached`` is back; its messages and bytes too), before the next round.
     With ``before``, the widget as it was before the layered frame (:func:`before_widget`)
     takes part in every round too (``lab_before_*`` keys, ``lab_before_over_fast``): a
     before/after ratio measured in one session, whatever else loads the machine.
@@ -258,6 +275,7 @@ def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026, before: boo
     try:
         cells = [c.format(bench=str(ROOT / "benchmarks")) for c in LAB_CELLS] + ([LAB_BEFORE_CELL] if before else [])
         kinds = ["fast", "naive"] + (["before"] if before else [])
+        timed = kinds + ["uncached"]
         notebook = {"cells": [{"cell_type": "code", "metadata": {}, "source": c, "outputs": [],
                                "execution_count": None} for c in cells],
                     "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
@@ -272,34 +290,47 @@ def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026, before: boo
                 frames = []
                 page.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(len(data))))
                 open_and_run_all(page, server, urlpath)
-                handles = {which: page.locator(f"{LAB_ROOTS[which]} .widget-slider", has_text="magnitude")
-                           .locator(".noUi-handle") for which in kinds}
+                handles = {which: page.locator(f"{LAB_ROOTS[which]} .widget-slider", has_text=LAB_SLIDERS[which])
+                           .locator(".noUi-handle") for which in timed}
                 rng = random.Random(seed)
-                ms = {which: [] for which in kinds}
-                parts = {which: [] for which in kinds}
-                traffic = {which: [] for which in kinds}
-                ratios, before_ratios = [], []
+                ms = {which: [] for which in timed}
+                parts = {which: [] for which in timed}
+                traffic = {which: [] for which in timed}
+                ratios, before_ratios, fills = [], [], []
+                start = time.monotonic()
+                page.wait_for_selector(LAB_CACHED, state="attached", timeout=300_000)
+                first_fill = time.monotonic() - start  # after Run All: the rest of the first row
                 for round_ in range(warmup + rounds):
                     order = list(kinds)
                     rng.shuffle(order)
                     this = {}
-                    for which in order:
+                    for which in order + ["uncached"]:
+                        if which == "fast":  # timed only once its row is full (cached in the page)
+                            page.wait_for_selector(LAB_CACHED, state="attached", timeout=300_000)
                         handles[which].scroll_into_view_if_needed()
                         handles[which].focus()
                         page.wait_for_function(KERNEL_IDLE_JS)
                         page.wait_for_timeout(100)
                         page.evaluate(LAB_ARM_JS, [which, LAB_ROOTS[which]])
-                        before = len(frames)
-                        page.keyboard.press("ArrowRight")
-                        page.wait_for_function("() => window.__lat.paint !== null", timeout=30_000, polling=50)
+                        received, pressed = len(frames), time.monotonic()
+                        # d_k steps up and back down, so it stays inside its range
+                        page.keyboard.press("ArrowLeft" if which == "uncached" and round_ % 2 else "ArrowRight")
+                        page.wait_for_function("() => window.__lat.paint !== null && window.__lat.decoded !== null",
+                                               timeout=30_000, polling=50)
                         m = page.evaluate("() => window.__lat")
                         page.wait_for_function(KERNEL_IDLE_JS)
                         page.wait_for_timeout(150)  # late messages of this change count for it
                         this[which] = m["paint"] - m["t0"]
                         if round_ >= warmup:
                             ms[which].append(this[which])
-                            parts[which].append((m["src"] - m["t0"], m["paint"] - m["src"]))
-                            traffic[which].append((len(frames) - before, sum(frames[before:])))
+                            parts[which].append((m["src"] - m["t0"], m["paint"] - m["src"], m["decoded"] - m["t0"]))
+                            traffic[which].append((len(frames) - received, sum(frames[received:])))
+                        if which == "uncached":  # the row refills: wait for it before the next round
+                            page.wait_for_selector(LAB_CACHED, state="attached", timeout=300_000)
+                            page.wait_for_function(KERNEL_IDLE_JS)
+                            if round_ >= warmup:
+                                fills.append((time.monotonic() - pressed,
+                                              len(frames) - received, sum(frames[received:])))
                     if round_ >= warmup:
                         ratios.append(this["naive"] / this["fast"])
                         if before:
@@ -330,9 +361,24 @@ def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026, before: boo
         "lab_naive_over_fast": float(np.median(ratios)),
         "lab_key_to_src_median_ms": median_of(parts["fast"], 0),
         "lab_src_to_paint_median_ms": median_of(parts["fast"], 1),
+        # key → the shown image's decode() settled: stricter than the next animation frame
+        "lab_key_to_decoded_median_ms": median_of(parts["fast"], 2),
+        "lab_key_to_decoded_p95_ms": float(np.percentile([v[2] for v in parts["fast"]], 95)),
+        "lab_naive_key_to_decoded_median_ms": median_of(parts["naive"], 2),
         "lab_messages_per_change": median_of(traffic["fast"], 0),
         "lab_bytes_per_change": median_of(traffic["fast"], 1),
         "lab_naive_bytes_per_change": median_of(traffic["naive"], 1),
+        "lab_uncached_key_to_paint_median_ms": float(np.median(ms["uncached"])),
+        "lab_uncached_key_to_paint_p95_ms": float(np.percentile(ms["uncached"], 95)),
+        "lab_uncached_messages_per_change": median_of(traffic["uncached"], 0),
+        "lab_uncached_bytes_per_change": median_of(traffic["uncached"], 1),
+        # from the d_k key press until the row is full again (frames drawn, sent, linked)
+        "lab_row_fill_median_s": median_of(fills, 0),
+        "lab_row_fill_max_s": float(max(f[0] for f in fills)),
+        "lab_row_fill_messages": median_of(fills, 1),
+        "lab_row_fill_bytes": median_of(fills, 2),
+        "lab_first_row_fill_after_run_s": first_fill,
+        "lab_row_positions": len(live_positions(_magnitude_control())),
         "lab_rounds": rounds,
     }
 
@@ -796,9 +842,20 @@ def main() -> None:
              f"{result['lab_naive_over_fast']:.1f}× ({result['lab_rounds']} rounds; target ≥ 10×)"),
             ("JupyterLab: fast, key → new src / src → painted (medians)",
              f"{result['lab_key_to_src_median_ms']:.1f} / {result['lab_src_to_paint_median_ms']:.1f} ms"),
+            ("JupyterLab: key → decode() settled, fast (median / p95) / naive (median)",
+             f"{result['lab_key_to_decoded_median_ms']:.1f} / {result['lab_key_to_decoded_p95_ms']:.1f} ms"
+             f" / {result['lab_naive_key_to_decoded_median_ms']:.1f} ms"),
             ("JupyterLab: fast, websocket messages / bytes per change",
-             f"{result['lab_messages_per_change']:.0f} / {result['lab_bytes_per_change'] / 1e3:.0f} kB"
+             f"{result['lab_messages_per_change']:.0f} / {result['lab_bytes_per_change'] / 1e3:.1f} kB"
              f" (naive {result['lab_naive_bytes_per_change'] / 1e3:.0f} kB)"),
+            ("JupyterLab: d_k (not cached, kernel path), key → painted (median / p95)",
+             f"{result['lab_uncached_key_to_paint_median_ms']:.1f} / {result['lab_uncached_key_to_paint_p95_ms']:.1f}"
+             f" ms, {result['lab_uncached_messages_per_change']:.0f} messages,"
+             f" {result['lab_uncached_bytes_per_change'] / 1e3:.0f} kB"),
+            ("JupyterLab: refill of the magnitude row after d_k (median / max)",
+             f"{result['lab_row_fill_median_s']:.1f} / {result['lab_row_fill_max_s']:.1f} s,"
+             f" {result['lab_row_positions']} frames, {result['lab_row_fill_messages']:.0f} messages,"
+             f" {result['lab_row_fill_bytes'] / 1e6:.2f} MB"),
         ]
     if "lab_before_over_fast" in result:
         rows += [

@@ -30,7 +30,7 @@ import pytest
 from attention_scaling.chapter_notebooks import launch_path
 from book_files import toc_files
 from conftest import SCREENSHOTS
-from lab_server import ROOT, jupyterlab, lab_url, open_and_run_all
+from lab_server import KERNEL_IDLE_JS, ROOT, jupyterlab, lab_url, open_and_run_all
 
 pytestmark = pytest.mark.jupyterlab
 
@@ -39,6 +39,7 @@ MIN_TRACK_PX = 250
 RAW_MYST = ("{glue", "{numref}", "{prf:", ":::", "```{")
 WIDGET_TROUBLE = ("Loading widget...", "Error displaying widget")
 CHANGE_TIMEOUT_MS = 20_000
+ROW_TIMEOUT_MS = 180_000  # a row fills in about 1-25 s; several explorers share one kernel
 # A live explorer: a box whose frame is a stack of two images, the figure's background and
 # the layer of what changes (Explorable.widget).
 EXPLORER = ".jp-Notebook .widget-vbox:has(> .asb-live-frame)"
@@ -63,9 +64,16 @@ def lab_server():
 
 # --- driving one page -------------------------------------------------------------------
 
+# The images of a frame the page shows (the background, then the layer), and the readouts it
+# shows. With ipywidgets 8 the layer and readout of each position of the fast slider are
+# one view among the hidden views of a Tab (Explorable.widget, _FrameCache): only one shows.
+_SHOWN = """const shownImages = s => [...s.querySelectorAll('.widget-image')].filter(e => e.checkVisibility());
+    const shownReadouts = b => [...b.querySelectorAll('.widget-html')].filter(e => e.checkVisibility());"""
+
 # Everything about the outputs and the explorers, read from the DOM once the cells ran.
 _READ = """() => {
     const text = e => (e ? e.textContent : '');
+    %s
     const outputs = [...document.querySelectorAll('.jp-Notebook .jp-OutputArea-output')];
     const errors = [];
     for (const o of outputs) {
@@ -80,7 +88,7 @@ _READ = """() => {
         .map(b => {
             const area = b.closest('.jp-OutputArea-output');
             const stack = b.querySelector(':scope > .asb-live-frame');
-            const images = [...stack.querySelectorAll(':scope > .widget-image')];
+            const images = shownImages(stack);
             const rect = e => { const r = e.getBoundingClientRect();
                                 return [r.left, r.top, r.width, r.height]; };
             return {
@@ -107,23 +115,24 @@ _READ = """() => {
         hiddenInputs: document.querySelectorAll('.jp-Notebook .jp-InputPlaceholder').length,
         trouble: outputs.map(text).filter(t => %s.some(w => t.includes(w))).map(t => t.slice(0, 300)),
     };
-}""" % (json.dumps(EXPLORER), json.dumps(list(WIDGET_TROUBLE)))
+}""" % (_SHOWN, json.dumps(EXPLORER), json.dumps(list(WIDGET_TROUBLE)))
 
 # The frame (the layer image's blob URL, new for each frame: the background never changes)
 # and the readout of explorer i.
 _STATE = """i => {
+    %s
     const b = document.querySelectorAll(%s)[i];
-    const html = [...b.querySelectorAll(':scope > .widget-html')];
-    return [b.querySelector(':scope > .asb-live-frame > .widget-image:last-child').src,
-            html.length ? html[html.length - 1].textContent : ''];
-}""" % json.dumps(EXPLORER)
+    const html = shownReadouts(b), images = shownImages(b.querySelector(':scope > .asb-live-frame'));
+    return [images.length ? images[images.length - 1].src : '', html.length ? html[html.length - 1].textContent : ''];
+}""" % (_SHOWN, json.dumps(EXPLORER))
 # Whether the page shows explorer i's layer at the middle of its frame, over the background
 # (the frame must be in view).
 _LAYER_ON_TOP = """i => {
-    const images = document.querySelectorAll(%s)[i].querySelectorAll(':scope > .asb-live-frame > .widget-image');
+    %s
+    const images = shownImages(document.querySelectorAll(%s)[i].querySelector(':scope > .asb-live-frame'));
     const r = images[images.length - 1].getBoundingClientRect();
     return images.length === 2 && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === images[1];
-}""" % json.dumps(EXPLORER)
+}""" % (_SHOWN, json.dumps(EXPLORER))
 # Waits until explorer i has shown the same frame for half a second (a drag sends many).
 _SETTLE = """async i => {
     const get = %s;
@@ -167,12 +176,44 @@ def _drag(page, handle, dx: float):
     page.mouse.up()
 
 
+_MSG_TYPE = re.compile(rb'"msg_type":\s*"(\w+)"')
+
+
+def _message_type(data) -> str:
+    """The type of a kernel message as the websocket carries it (JSON text, or the binary v1
+    protocol, whose header comes first): its first ``msg_type``."""
+    found = _MSG_TYPE.search(data if isinstance(data, bytes) else data.encode("utf-8"))
+    return found.group(1).decode() if found else "?"
+
+
+def _fast_step(page, i, received: list) -> dict:
+    """Once explorer ``i``'s row is full (its frame has the class ``asb-live-cached``), press
+    ArrowRight on its fast slider and record the frame, the readout and the types of the
+    messages the kernel sent from the key press until the frame settled."""
+    box = _explorer(page, i)
+    try:
+        box.locator(".asb-live-frame.asb-live-cached").wait_for(state="attached", timeout=ROW_TIMEOUT_MS)
+    except Exception:  # playwright's TimeoutError: the row never filled
+        return {"cached": False}
+    handle = box.locator(".asb-fast .noUi-handle")
+    handle.focus()
+    page.wait_for_function(KERNEL_IDLE_JS)
+    page.wait_for_timeout(300)
+    start = len(received)
+    change = _changes(page, i, lambda: page.keyboard.press("ArrowRight"))
+    page.wait_for_timeout(300)  # late messages of this change count for it
+    return change | {"cached": True, "kernel_sent": received[start:]}
+
+
 def visit(browser, server, urlpath: str) -> dict:
     """Open ``urlpath``, run all cells, read the outputs and move every control once."""
     record = {"console": [], "times": {}}
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.on("pageerror", lambda e: record["console"].append(f"uncaught: {e}"))
+    received = []  # the type of every message the page receives from a kernel
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda data: received.append(_message_type(data)))
+            if "/api/kernels/" in ws.url else None)
     try:
         record["times"] |= open_and_run_all(page, server, urlpath)
         page.wait_for_timeout(300)  # let the last widgets render
@@ -185,6 +226,7 @@ def visit(browser, server, urlpath: str) -> dict:
             box.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{_name(urlpath)}-{i}.png"))
             box.locator(".asb-live-frame").scroll_into_view_if_needed()
             explorer["layerOnTop"] = page.evaluate(_LAYER_ON_TOP, i)
+            explorer["fast"] = _fast_step(page, i, received)
             for j, slider in enumerate(explorer["sliders"]):
                 handle = box.locator(".widget-slider").nth(j).locator(".noUi-handle")
                 slider["keyboard"] = _changes(page, i, lambda: (handle.focus(), page.keyboard.press("ArrowRight")))
@@ -331,3 +373,16 @@ def test_labels_read_well(visited, urlpath):
         assert explorer["labels"], f"{urlpath}: an explorer without labels"
         doubled = [label for label in explorer["labels"] if DOUBLED.search(label)]
         assert doubled == [], f"{urlpath}: doubled parentheses in {doubled}"
+
+
+@pytest.mark.parametrize("urlpath", PAGES, ids=_name)
+def test_a_full_row_steps_in_the_page_alone(visited, urlpath):
+    """Once an explorer's row is full, a key press on its fast slider shows a new frame and a
+    new readout, and the kernel sends no message for it but the status of handling the
+    page's own note of the new index (busy, idle): no frame, no readout, no update."""
+    for explorer in _explorers(visited, urlpath):
+        fast = explorer["fast"]
+        assert fast["cached"], f"{urlpath}: the fast slider's row never filled"
+        assert fast["frame"] and fast["readout"], f"{urlpath}: a cached step left the frame or readout: {fast}"
+        sent = [kind for kind in fast["kernel_sent"] if kind != "status"]
+        assert sent == [], f"{urlpath}: the kernel sent {sent} for a cached step"
