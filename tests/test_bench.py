@@ -1,5 +1,6 @@
-"""The Lighthouse part of benchmarks/bench.py: its gzip static server (Lighthouse itself runs
-only in `make bench`, never in the tests: it takes about half a minute a page)."""
+"""The Lighthouse part of benchmarks/bench.py: its gzip static server, its report summary, and
+that an interrupted run leaves no process behind (Lighthouse is installed for that, but never
+scores a page in the tests: it takes about half a minute a page, in `make bench`)."""
 
 from __future__ import annotations
 
@@ -53,6 +54,23 @@ def test_gzip_server_and_summary_validate_their_arguments(tmp_path):
         lighthouse_summary({"categories": {}})
 
 
+@pytest.fixture(scope="module")
+def lighthouse_cli():
+    """The pinned Lighthouse, installed with npm on first use (as `make bench` does), and the
+    tests' Chromium. Missing, they skip, except with CI=true, where they fail."""
+    import os
+
+    from bench import find_chromium, find_lighthouse
+
+    cli, chrome = find_lighthouse(), find_chromium()
+    if cli and chrome:
+        return cli
+    message = f"needs Lighthouse (npm) and Chromium: lighthouse={cli}, chromium={chrome}"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message)
+
+
 def _ours(marker: str) -> list[str]:
     """Live processes with ``marker`` in their command line or environment."""
     from pathlib import Path
@@ -73,7 +91,7 @@ def _ours(marker: str) -> list[str]:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
-def test_interrupted_bench_leaves_no_lighthouse_or_chromium(tmp_path, signal_name):
+def test_interrupted_bench_leaves_no_lighthouse_or_chromium(site, lighthouse_cli, tmp_path, signal_name):
     """`make bench` stopped (Ctrl-C or SIGTERM) while Lighthouse runs: Lighthouse and the
     Chromium it launched must stop too. bench.py makes each run's Chromium profile under
     $TMPDIR, so every process of this run has tmp_path in its environment."""
@@ -82,14 +100,7 @@ def test_interrupted_bench_leaves_no_lighthouse_or_chromium(tmp_path, signal_nam
     import subprocess
     import time
 
-    from bench import LIGHTHOUSE_DIR, find_chromium
-
-    from conftest import HTML
-
-    if not (LIGHTHOUSE_DIR / "node_modules" / ".bin" / "lighthouse").exists():
-        pytest.skip("Lighthouse is not installed (benchmarks/bench.py --only-lighthouse installs it)")
-    if not find_chromium() or not (HTML / "book" / "intro.html").is_file():
-        pytest.skip("needs Chromium and a built book")
+    assert (site / "book" / "intro.html").is_file()
     marker = str(tmp_path)
     bench = subprocess.Popen([sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--only-lighthouse",
                               "--pages", "book/intro.html"], cwd=ROOT, env=dict(os.environ, TMPDIR=marker),
