@@ -48,3 +48,20 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
 def executable(path: Path) -> bool:
     nb = read_notebook(path)
     return any(cell.cell_type == "code" for cell in nb.cells)
+
+
+def linked_stylesheets(text: str) -> list[str]:
+    """The stylesheets the head of a page (its HTML ``text``) links, in order."""
+    import re
+
+    head = text[:text.find("</head>")]
+    return re.findall(r'<link\b(?=[^>]*\brel="stylesheet")[^>]*\bhref="([^"]*)"', head)
+
+
+def stylesheets(page: Path) -> list[str]:
+    """The stylesheets a built page draws with, relative to the site: the sources of the
+    bundle it links (attention_scaling.pagespeed), in order."""
+    from attention_scaling.pagespeed import bundle_sources
+
+    links = linked_stylesheets(page.read_text(encoding="utf-8"))
+    return [s for href in links for s in bundle_sources((page.parent / href.split("?")[0]).read_text(encoding="utf-8"))]

@@ -13,7 +13,7 @@ import pytest
 
 from attention_scaling.sphinx_ext import (MATHS_CSS, MathsError, lazy_images, prerender_maths,
                                           trim_theme_assets)
-from book_files import html_page, toc_files
+from book_files import html_page, stylesheets, toc_files
 
 needs_node = pytest.mark.skipif(not (shutil.which("node") and shutil.which("npm")),
                                 reason="typesetting at build time needs Node.js and npm")
@@ -112,4 +112,4 @@ def test_built_pages_have_no_mathjax_when_node_is_there(site):
         text = (site / html_page(path)).read_text(encoding="utf-8")
         assert "tex-chtml.js" not in text and "window.MathJax" not in text, path
         if 'class="math' in text:
-            assert MATHS_CSS in text and "<mjx-container" in text, path
+            assert "<mjx-container" in text and MATHS_CSS in stylesheets(site / html_page(path)), path

@@ -711,10 +711,11 @@ def _mathjax_head(site: Path) -> str:
     the site's own MathJax set-up, as the pages load it."""
     page = _page(str(site), "book/intro.html")
     out = []
-    for link in page.soup.head.find_all("link", rel="stylesheet"):
-        href = link.get("href", "")
-        if "maths.css" in href:
-            out.append(f'<link rel="stylesheet" href="{(page.path.parent / href.split("?")[0]).resolve().as_uri()}">')
+    # The pages link it inside their one stylesheet (attention_scaling.pagespeed), which also
+    # holds the theme's: the handout takes the maths' own file.
+    maths_css = site / "_static" / "maths.css"  # attention_scaling.sphinx_ext.MATHS_CSS
+    if page.soup.find("mjx-container") is not None and maths_css.is_file():
+        out.append(f'<link rel="stylesheet" href="{maths_css.resolve().as_uri()}">')
     for script in page.soup.head.find_all("script"):
         src = script.get("src", "")
         if "mathjax" in src.lower():

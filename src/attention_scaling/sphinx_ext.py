@@ -34,6 +34,8 @@ from sphinx.errors import SphinxError
 from sphinx.util import logging
 
 from . import publishing
+from .pagespeed import (  # noqa: F401  (the page-speed steps, re-exported for the tests)
+    THEME_CSS, bundle_stylesheets, lazy_images, speed_up_site, trim_theme_assets, trim_theme_css, unused_css_removed)
 
 logger = logging.getLogger(__name__)
 
@@ -632,228 +634,21 @@ def prerender_maths(outdir, node_dir=None) -> dict | None:
     return {"pages": len(pages), "formulas": count, "distinct": len(wanted)}
 
 
-def _prerender_maths(app, exception):
+def _finish_pages(app, exception):
+    """Once every page is written: the maths typeset, then the page-speed steps
+    (:func:`attention_scaling.pagespeed.speed_up_site`), which read the finished pages."""
     if exception is not None or not _is_html(app):
         return
     report = prerender_maths(app.outdir)
     if report:
         logger.info("attention_scaling: typeset %d formulas (%d distinct) on %d pages at build time",
                     report["formulas"], report["distinct"], report["pages"])
-
-
-# --- images below the fold loaded lazily -----------------------------------------------
-
-_IMG = re.compile(r"<img\b[^>]*>")
-_ARTICLE = '<article class="bd-article">'
-
-
-def lazy_images(text: str) -> str:
-    """``text`` (an HTML page) with the images of its article marked ``loading="lazy"``
-    (and decoded off the main thread), except the first image and the first player's
-    background and default frame: a figure, or another player's default frame and
-    background, load when the reader nears them, served or from file://. The frames a
-    player's controls choose are fetched by ``_static/player.js``. Idempotent."""
-    start = text.find(_ARTICLE)
-    if start < 0:
-        return text
-    seen, players = [], []
-
-    def mark(m: re.Match) -> str:
-        tag = m.group(0)
-        seen.append(tag)
-        if "asb-background" in tag:
-            players.append(tag)
-        # the first image, and the first player's background and default frame
-        first = len(seen) == 1 or (len(players) == 1 and ("asb-background" in tag or (
-            "asb-frame" in tag and "asb-background" in seen[-2])))
-        if first or " loading=" in tag:
-            return tag
-        if tag.endswith("/>"):
-            return tag[:-2].rstrip() + ' loading="lazy" decoding="async" />'
-        return tag[:-1] + ' loading="lazy" decoding="async">'
-
-    return text[:start] + _IMG.sub(mark, text[start:])
-
-
-def _lazy_images(app, exception):
-    if exception is not None or not _is_html(app):
-        return
-    for page in Path(app.outdir).rglob("*.html"):
-        if page.relative_to(app.outdir).parts[0] in ("_static", "_sources"):
-            continue
-        text = page.read_text(encoding="utf-8")
-        new = lazy_images(text)
-        if new != text:
-            page.write_text(new, encoding="utf-8")
-
-
-# --- theme assets a page does not use ---------------------------------------------------
-
-# (pattern of the tag, what the page must contain to need it)
-_SEARCH_TOOLS = re.compile(r'[ \t]*<script src="[^"]*(?:_static/searchtools\.js|_static/language_data\.js|'
-                           r'searchindex\.js)"></script>\n?')
-_DESIGN = re.compile(r'[ \t]*(?:<script\b[^>]*src="[^"]*_static/design-tabs\.js[^"]*"></script>|'
-                     r'<link rel="stylesheet" type="text/css" href="[^"]*_static/sphinx-design\.min\.css[^"]*" />)\n?')
-_COPY = re.compile(r'[ \t]*(?:<script src="[^"]*_static/(?:clipboard\.min|copybutton)\.js[^"]*"></script>|'
-                   r'<link rel="stylesheet" type="text/css" href="[^"]*_static/copybutton\.css[^"]*" />)\n?')
-# The Font Awesome script that swaps every icon for an SVG: the theme's stylesheet draws the
-# same icons with Font Awesome's web font, which the pages load anyway (see trim_theme_assets).
-_ICON_SCRIPT = re.compile(r'[ \t]*<script\b[^>]*\bsrc="[^"]*_static/scripts/fontawesome\.js[^"]*"[^>]*></script>\n?')
-# documentation_options.js stays blocking: inline scripts in a page's body use what it defines
-# (sphinx-proof's index sets DOCUMENTATION_OPTIONS.COLLAPSE_INDEX).
-_HEAD_SCRIPT = re.compile(r'<script (?![^>]*\b(?:defer|async|type=)\b)(?![^>]*documentation_options\.js)'
-                          r'([^>]*\bsrc="[^"]+"[^>]*)></script>')
-
-
-def trim_theme_assets(text: str, search_page: bool = False) -> str:
-    """``text`` (an HTML page) without the theme's assets it does not use, and with its
-    scripts deferred so that none blocks the first paint:
-
-    - Sphinx's search tools and the whole search index (70 kB), which pydata-sphinx-theme
-      loads on every page for a search-as-you-type the book leaves off
-      (``search_as_you_type`` is False: its code returns before touching them); the search
-      page keeps them;
-    - sphinx-design's script and stylesheet on pages with no sphinx-design element;
-    - the copy button's scripts and stylesheet on pages with no code block.
-
-    Every classic script in ``<head>`` that is neither ``defer`` nor ``async`` becomes
-    ``defer``: it still runs in document order, before DOMContentLoaded, but after the page
-    is parsed (inline scripts only set variables the deferred ones read later), except
-    ``documentation_options.js``, whose global inline scripts use. The search page is left
-    as it is, but for the icon script.
-
-    Font Awesome's script (``_static/scripts/fontawesome.js``, 61 kB) leaves every page: it
-    replaced each ``<i class="fa-...">`` icon by an SVG after the first paint and then watched
-    every change to the page (a MutationObserver over the whole document), which cost the
-    maths-heavy pages more than a second of main-thread time on Lighthouse's phone. The
-    theme's stylesheet draws the same Font Awesome 6 icons as characters of its web font
-    (``fa-solid-900.woff2``), which the browser fetched for the first paint anyway.
-    Idempotent."""
-    text = _ICON_SCRIPT.sub("", text)
-    if search_page:
-        return text
-    text = _SEARCH_TOOLS.sub("", text)
-    if not re.search(r'class="[^"]*\bsd-', text):
-        text = _DESIGN.sub("", text)
-    if 'class="highlight' not in text:
-        text = _COPY.sub("", text)
-    head_end = text.find("</head>")
-    if head_end > 0:
-        text = _HEAD_SCRIPT.sub(r"<script defer \1></script>", text[:head_end]) + text[head_end:]
-    return text
-
-
-def _trim_theme_assets(app, exception):
-    if exception is not None or not _is_html(app):
-        return
-    out = Path(app.outdir)
-    for page in out.rglob("*.html"):
-        name = page.relative_to(out).as_posix()
-        if name.split("/")[0] in ("_static", "_sources"):
-            continue
-        text = page.read_text(encoding="utf-8")
-        new = trim_theme_assets(text, search_page=name == "search.html")
-        if new != text:
-            page.write_text(new, encoding="utf-8")
-
-
-# --- theme stylesheet rules that cannot match ------------------------------------------
-
-#: The theme's stylesheet (397 kB, render-blocking on every page), relative to the output.
-THEME_CSS = "_static/styles/pydata-sphinx-theme.css"
-# Class names scripts build from a prefix at run time (bootstrap's bs-tooltip-top, the
-# toggle buttons' toggle-3, sphinx-book-theme's tag_...): rules that need one are kept.
-_DYNAMIC_PREFIXES = ("bs-", "toggle-", "tag_", "cg-", "button-")
-_NAME = re.compile(r"[.#](-?[A-Za-z_][\w-]*)")
-# what a selector does not require: functional pseudo-classes (:not(), :is(), :where(),
-# :has()), attribute selectors and strings
-_NOT_REQUIRED = re.compile(r":[\w-]+\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)|\[[^\]]*\]"
-                           r"""|"[^"]*"|'[^']*'""")
-
-
-def _split_selectors(prelude: str) -> list[str]:
-    """A selector list split at its top-level commas (not those inside brackets)."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(prelude):
-        depth += ch in "([" and 1 or (ch in ")]" and -1 or 0)
-        if ch == "," and depth == 0:
-            parts.append(prelude[start:i])
-            start = i + 1
-    return parts + [prelude[start:]]
-
-
-def unused_css_removed(css: str, names: set) -> str:
-    """``css`` without the style rules none of whose selectors can match: a selector that
-    requires a class or id (outside :not(), :is(), :where(), :has() and attribute
-    selectors) that is not in ``names`` matches nothing. ``names`` must hold every class
-    and id of every page and every word of every script that could add one; classes a
-    script builds from a prefix (``_DYNAMIC_PREFIXES``) always count. Selectors that
-    cannot match leave their lists; at-rules (@font-face, @keyframes, ...) stay, @media and
-    @supports blocks are trimmed inside and go when empty. Idempotent."""
-    import tinycss2
-
-    if not isinstance(css, str):
-        raise ValueError(f"css must be a string, got {type(css).__name__}")
-    if not isinstance(names, (set, frozenset)) or not names:
-        raise ValueError("names must be a non-empty set of the class and id names in use")
-
-    def can_match(selector: str) -> bool:
-        required = _NAME.findall(_NOT_REQUIRED.sub("", selector))
-        return all(n in names or n.startswith(_DYNAMIC_PREFIXES) for n in required)
-
-    def rules(nodes) -> list[str]:
-        out = []
-        for node in nodes:
-            if node.type == "qualified-rule":
-                keep = [s for s in _split_selectors(tinycss2.serialize(node.prelude)) if can_match(s)]
-                if keep:
-                    out.append(",".join(keep) + "{" + tinycss2.serialize(node.content) + "}")
-            elif node.type == "at-rule" and node.content is not None and \
-                    node.lower_at_keyword in ("media", "supports", "layer", "container"):
-                inner = rules(tinycss2.parse_rule_list(node.content, skip_comments=True, skip_whitespace=True))
-                if inner:
-                    out.append("@" + node.at_keyword + tinycss2.serialize(node.prelude) + "{" + "".join(inner) + "}")
-            elif node.type == "comment":
-                continue  # incl. the source map's address: the map no longer matches
-            elif node.type != "whitespace":
-                out.append(tinycss2.serialize([node]))
-        return out
-
-    return "\n".join(rules(tinycss2.parse_stylesheet(css, skip_comments=False, skip_whitespace=True))) + "\n"
-
-
-def trim_theme_css(outdir) -> dict | None:
-    """Remove the rules of the theme's stylesheet (``THEME_CSS``) that cannot match on any
-    page of the built site under ``outdir``: those that need a class or id that no page
-    holds and no script the site serves names (:func:`unused_css_removed`). Most of them
-    are Font Awesome's rules for icons the book does not show and Bootstrap's for
-    components it does not use. Returns ``{"before": bytes, "after": bytes}``, or None
-    when the site has no such stylesheet."""
-    outdir = Path(outdir)
-    if not outdir.is_dir():
-        raise ValueError(f"outdir must be a built site's folder, got {outdir}")
-    css_path = outdir / THEME_CSS
-    if not css_path.is_file():
-        return None
-    words = set()
-    for path in outdir.rglob("*"):
-        if path.suffix in (".html", ".js") and path.parts[len(outdir.parts)] != "_sources" and \
-                path.name != "searchindex.js":
-            words.update(re.findall(r"[A-Za-z_][\w-]*", path.read_text(encoding="utf-8", errors="replace")))
-    css = css_path.read_text(encoding="utf-8")
-    trimmed = unused_css_removed(css, words)
-    if trimmed != css:
-        css_path.write_text(trimmed, encoding="utf-8")
-    return {"before": len(css.encode()), "after": len(trimmed.encode())}
-
-
-def _trim_theme_css(app, exception):
-    if exception is not None or not _is_html(app):
-        return
-    report = trim_theme_css(app.outdir)
-    if report:
+    speed = speed_up_site(app.outdir)
+    if speed["theme_css"]:
         logger.info("attention_scaling: the theme's stylesheet without the rules no page can use: %d -> %d bytes",
-                    report["before"], report["after"])
+                    speed["theme_css"]["before"], speed["theme_css"]["after"])
+    logger.info("attention_scaling: %d pages link one stylesheet each (%d bundles, the largest %d bytes)",
+                speed["bundles"]["pages"], speed["bundles"]["bundles"], speed["bundles"]["bytes"])
 
 
 def setup(app):
@@ -866,11 +661,7 @@ def setup(app):
     app.connect("build-finished", _write_site_pages, priority=400)
     app.connect("build-finished", _externalize_frames)
     # after the 404 and landing pages and the printable sheets are written (priority 400)
-    app.connect("build-finished", _prerender_maths, priority=800)
-    app.connect("build-finished", _lazy_images, priority=810)
-    app.connect("build-finished", _trim_theme_assets, priority=820)
-    # last: the classes and ids in use are those of the finished pages
-    app.connect("build-finished", _trim_theme_css, priority=830)
+    app.connect("build-finished", _finish_pages, priority=800)
     app.connect("html-page-context", _drop_thebe_assets)
     app.connect("html-page-context", _fix_citation_roles)
     # after sphinx-book-theme has added its launch buttons (default priority 500)

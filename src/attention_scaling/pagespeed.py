@@ -1,0 +1,413 @@
+"""What makes the built pages open fast on a phone: the steps the build applies to every
+finished page (Lighthouse in `make bench` measures them, benchmarks/bench.py).
+
+- Images below the fold load lazily (:func:`lazy_images`).
+- The theme's assets a page does not use leave it, its head scripts are deferred, and the
+  theme's script preloads go (:func:`trim_theme_assets`).
+- The theme's stylesheet loses the rules no page can match (:func:`trim_theme_css`).
+- A page's stylesheets are joined into one file, with the theme's ``@import`` inlined, and
+  the tiny ``documentation_options.js`` is inlined (:func:`bundle_page_assets`): the
+  first paint waits for one stylesheet instead of a dozen, one of them behind another.
+
+:func:`speed_up_site` runs them in that order over a built site; the Sphinx extension
+(:mod:`attention_scaling.sphinx_ext`) calls it when the build finishes, after the maths is
+typeset. Each step is idempotent and leaves what a page shows as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+
+
+def site_pages(outdir) -> list[Path]:
+    """Every HTML page of the built site under ``outdir`` (not the copies of sources and
+    the static files)."""
+    outdir = Path(outdir)
+    if not outdir.is_dir():
+        raise ValueError(f"outdir must be a built site's folder, got {outdir}")
+    return sorted(p for p in outdir.rglob("*.html")
+                  if p.relative_to(outdir).parts[0] not in ("_static", "_sources"))
+
+
+def _rewrite(page: Path, change) -> bool:
+    """Apply ``change`` (text -> text) to ``page``; write it only when it changed."""
+    text = page.read_text(encoding="utf-8")
+    new = change(text)
+    if new != text:
+        page.write_text(new, encoding="utf-8")
+    return new != text
+
+
+# --- images below the fold loaded lazily -----------------------------------------------
+
+_IMG = re.compile(r"<img\b[^>]*>")
+_ARTICLE = '<article class="bd-article">'
+
+
+def lazy_images(text: str) -> str:
+    """``text`` (an HTML page) with the images of its article marked ``loading="lazy"``
+    (and decoded off the main thread), except the first image and the first player's
+    background and default frame: a figure, or another player's default frame and
+    background, load when the reader nears them, served or from file://. The frames a
+    player's controls choose are fetched by ``_static/player.js``. Idempotent."""
+    start = text.find(_ARTICLE)
+    if start < 0:
+        return text
+    seen, players = [], []
+
+    def mark(m: re.Match) -> str:
+        tag = m.group(0)
+        seen.append(tag)
+        if "asb-background" in tag:
+            players.append(tag)
+        # the first image, and the first player's background and default frame
+        first = len(seen) == 1 or (len(players) == 1 and ("asb-background" in tag or (
+            "asb-frame" in tag and "asb-background" in seen[-2])))
+        if first or " loading=" in tag:
+            return tag
+        if tag.endswith("/>"):
+            return tag[:-2].rstrip() + ' loading="lazy" decoding="async" />'
+        return tag[:-1] + ' loading="lazy" decoding="async">'
+
+    return text[:start] + _IMG.sub(mark, text[start:])
+
+
+# --- theme assets a page does not use ---------------------------------------------------
+
+# (pattern of the tag, what the page must contain to need it)
+_SEARCH_TOOLS = re.compile(r'[ \t]*<script src="[^"]*(?:_static/searchtools\.js|_static/language_data\.js|'
+                           r'searchindex\.js)"></script>\n?')
+_DESIGN = re.compile(r'[ \t]*(?:<script\b[^>]*src="[^"]*_static/design-tabs\.js[^"]*"></script>|'
+                     r'<link rel="stylesheet" type="text/css" href="[^"]*_static/sphinx-design\.min\.css[^"]*" />)\n?')
+_COPY = re.compile(r'[ \t]*(?:<script src="[^"]*_static/(?:clipboard\.min|copybutton)\.js[^"]*"></script>|'
+                   r'<link rel="stylesheet" type="text/css" href="[^"]*_static/copybutton\.css[^"]*" />)\n?')
+# The Font Awesome script that swaps every icon for an SVG: the theme's stylesheet draws the
+# same icons with Font Awesome's web font, which the pages load anyway (see trim_theme_assets).
+_ICON_SCRIPT = re.compile(r'[ \t]*<script\b[^>]*\bsrc="[^"]*_static/scripts/fontawesome\.js[^"]*"[^>]*></script>\n?')
+# documentation_options.js stays blocking: inline scripts in a page's body use what it defines
+# (sphinx-proof's index sets DOCUMENTATION_OPTIONS.COLLAPSE_INDEX).
+# The theme's hints to fetch its two deferred scripts (bootstrap.js, 81 kB) at high priority,
+# which on a slow phone line take bandwidth from the stylesheets the first paint waits for;
+# the scripts still load, as deferred scripts do, when the parser reaches them.
+_SCRIPT_PRELOAD = re.compile(r'[ \t]*<link rel="preload" as="script" href="[^"]*_static/scripts/[^"]*" />\n?')
+_HEAD_SCRIPT = re.compile(r'<script (?![^>]*\b(?:defer|async|type=)\b)(?![^>]*documentation_options\.js)'
+                          r'([^>]*\bsrc="[^"]+"[^>]*)></script>')
+
+
+def trim_theme_assets(text: str, search_page: bool = False) -> str:
+    """``text`` (an HTML page) without the theme's assets it does not use, and with its
+    scripts deferred so that none blocks the first paint:
+
+    - Sphinx's search tools and the whole search index (70 kB), which pydata-sphinx-theme
+      loads on every page for a search-as-you-type the book leaves off
+      (``search_as_you_type`` is False: its code returns before touching them); the search
+      page keeps them;
+    - sphinx-design's script and stylesheet on pages with no sphinx-design element;
+    - the copy button's scripts and stylesheet on pages with no code block.
+
+    Every classic script in ``<head>`` that is neither ``defer`` nor ``async`` becomes
+    ``defer``: it still runs in document order, before DOMContentLoaded, but after the page
+    is parsed (inline scripts only set variables the deferred ones read later), except
+    ``documentation_options.js``, whose global inline scripts use. The search page is left
+    as it is, but for the icon script.
+
+    Font Awesome's script (``_static/scripts/fontawesome.js``, 61 kB) leaves every page: it
+    replaced each ``<i class="fa-...">`` icon by an SVG after the first paint and then watched
+    every change to the page (a MutationObserver over the whole document), which cost the
+    maths-heavy pages more than a second of main-thread time on Lighthouse's phone. The
+    theme's stylesheet draws the same Font Awesome 6 icons as characters of its web font
+    (``fa-solid-900.woff2``), which the browser fetched for the first paint anyway.
+
+    The theme's ``<link rel="preload" as="script">`` hints for its deferred scripts go too
+    (``_SCRIPT_PRELOAD``). Idempotent."""
+    text = _SCRIPT_PRELOAD.sub("", _ICON_SCRIPT.sub("", text))
+    if search_page:
+        return text
+    text = _SEARCH_TOOLS.sub("", text)
+    if not re.search(r'class="[^"]*\bsd-', text):
+        text = _DESIGN.sub("", text)
+    if 'class="highlight' not in text:
+        text = _COPY.sub("", text)
+    head_end = text.find("</head>")
+    if head_end > 0:
+        text = _HEAD_SCRIPT.sub(r"<script defer \1></script>", text[:head_end]) + text[head_end:]
+    return text
+
+
+# --- theme stylesheet rules that cannot match ------------------------------------------
+
+#: The theme's stylesheet (397 kB, render-blocking on every page), relative to the output.
+THEME_CSS = "_static/styles/pydata-sphinx-theme.css"
+# Class names scripts build from a prefix at run time (bootstrap's bs-tooltip-top, the
+# toggle buttons' toggle-3, sphinx-book-theme's tag_...): rules that need one are kept.
+_DYNAMIC_PREFIXES = ("bs-", "toggle-", "tag_", "cg-", "button-")
+_NAME = re.compile(r"[.#](-?[A-Za-z_][\w-]*)")
+# what a selector does not require: functional pseudo-classes (:not(), :is(), :where(),
+# :has()), attribute selectors and strings
+_NOT_REQUIRED = re.compile(r":[\w-]+\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)|\[[^\]]*\]"
+                           r"""|"[^"]*"|'[^']*'""")
+
+
+def _split_selectors(prelude: str) -> list[str]:
+    """A selector list split at its top-level commas (not those inside brackets)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(prelude):
+        depth += ch in "([" and 1 or (ch in ")]" and -1 or 0)
+        if ch == "," and depth == 0:
+            parts.append(prelude[start:i])
+            start = i + 1
+    return parts + [prelude[start:]]
+
+
+def unused_css_removed(css: str, names: set) -> str:
+    """``css`` without the style rules none of whose selectors can match: a selector that
+    requires a class or id (outside :not(), :is(), :where(), :has() and attribute
+    selectors) that is not in ``names`` matches nothing. ``names`` must hold every class
+    and id of every page and every word of every script that could add one; classes a
+    script builds from a prefix (``_DYNAMIC_PREFIXES``) always count. Selectors that
+    cannot match leave their lists; at-rules (@font-face, @keyframes, ...) stay, @media and
+    @supports blocks are trimmed inside and go when empty. Idempotent."""
+    import tinycss2
+
+    if not isinstance(css, str):
+        raise ValueError(f"css must be a string, got {type(css).__name__}")
+    if not isinstance(names, (set, frozenset)) or not names:
+        raise ValueError("names must be a non-empty set of the class and id names in use")
+
+    def can_match(selector: str) -> bool:
+        required = _NAME.findall(_NOT_REQUIRED.sub("", selector))
+        return all(n in names or n.startswith(_DYNAMIC_PREFIXES) for n in required)
+
+    def rules(nodes) -> list[str]:
+        out = []
+        for node in nodes:
+            if node.type == "qualified-rule":
+                keep = [s for s in _split_selectors(tinycss2.serialize(node.prelude)) if can_match(s)]
+                if keep:
+                    out.append(",".join(keep) + "{" + tinycss2.serialize(node.content) + "}")
+            elif node.type == "at-rule" and node.content is not None and \
+                    node.lower_at_keyword in ("media", "supports", "layer", "container"):
+                inner = rules(tinycss2.parse_rule_list(node.content, skip_comments=True, skip_whitespace=True))
+                if inner:
+                    out.append("@" + node.at_keyword + tinycss2.serialize(node.prelude) + "{" + "".join(inner) + "}")
+            elif node.type == "comment":
+                continue  # incl. the source map's address: the map no longer matches
+            elif node.type != "whitespace":
+                out.append(tinycss2.serialize([node]))
+        return out
+
+    return "\n".join(rules(tinycss2.parse_stylesheet(css, skip_comments=False, skip_whitespace=True))) + "\n"
+
+
+def trim_theme_css(outdir) -> dict | None:
+    """Remove the rules of the theme's stylesheet (``THEME_CSS``) that cannot match on any
+    page of the built site under ``outdir``: those that need a class or id that no page
+    holds and no script the site serves names (:func:`unused_css_removed`). Most of them
+    are Font Awesome's rules for icons the book does not show and Bootstrap's for
+    components it does not use. Returns ``{"before": bytes, "after": bytes}``, or None
+    when the site has no such stylesheet."""
+    outdir = Path(outdir)
+    if not outdir.is_dir():
+        raise ValueError(f"outdir must be a built site's folder, got {outdir}")
+    css_path = outdir / THEME_CSS
+    if not css_path.is_file():
+        return None
+    words = set()
+    for path in outdir.rglob("*"):
+        if path.suffix in (".html", ".js") and path.parts[len(outdir.parts)] != "_sources" and \
+                path.name != "searchindex.js":
+            words.update(re.findall(r"[A-Za-z_][\w-]*", path.read_text(encoding="utf-8", errors="replace")))
+    css = css_path.read_text(encoding="utf-8")
+    trimmed = unused_css_removed(css, words)
+    if trimmed != css:
+        css_path.write_text(trimmed, encoding="utf-8")
+    return {"before": len(css.encode()), "after": len(trimmed.encode())}
+
+
+# --- one stylesheet a page -------------------------------------------------------------
+
+#: Where the joined stylesheets go, relative to the output; each is named by its content.
+BUNDLES_DIR = "_static/bundles"
+_STYLESHEET = re.compile(r'[ \t]*<link\b(?=[^>]*\brel="stylesheet")[^>]*>\n?')
+_ATTR = re.compile(r'\b(href|media)="([^"]*)"')
+_DOC_OPTIONS = re.compile(r'<script src="([^"]*_static/documentation_options\.js)(?:\?[^"]*)?"></script>')
+_EXTERNAL = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|/|#)")  # data:, http:, /abs, #fragment
+#: What starts each source's part of a bundle: the file, relative to the output.
+PART = "/* bundled from {} */"
+
+
+def bundle_sources(css: str) -> list[str]:
+    """The files a bundle was joined from, relative to the site, in order (imports included)."""
+    if not isinstance(css, str):
+        raise ValueError(f"css must be a string, got {type(css).__name__}")
+    return re.findall(r"/\* bundled from (\S+) \*/", css)
+
+
+def _local(href: str) -> str | None:
+    """The path of a relative ``href`` without its query and fragment, or None if external."""
+    if not href or _EXTERNAL.match(href):
+        return None
+    return re.split(r"[?#]", href, maxsplit=1)[0] or None
+
+
+def _rebased_urls(nodes, source_dir: Path, bundle_dir: Path) -> None:
+    """Rewrite, in place, every relative ``url()`` in tinycss2 ``nodes`` (written for a file in
+    ``source_dir``) so that it points at the same file from ``bundle_dir``."""
+    from tinycss2.serializer import serialize_string_value
+
+    def rebased(url: str) -> str | None:
+        path = _local(url)
+        if path is None:
+            return None
+        rest = url[len(path):]
+        return os.path.relpath(os.path.normpath(source_dir / path), bundle_dir).replace(os.sep, "/") + rest
+
+    for node in nodes:
+        if node.type == "url":
+            new = rebased(node.value)
+            if new is not None:
+                node.value, node.representation = new, f'url("{serialize_string_value(new)}")'
+        elif node.type == "function" and node.lower_name == "url":
+            for arg in node.arguments:
+                if arg.type == "string" and (new := rebased(arg.value)) is not None:
+                    arg.value, arg.representation = new, f'"{serialize_string_value(new)}"'
+        for child in ("prelude", "content", "arguments"):
+            inner = getattr(node, child, None)
+            if isinstance(inner, list):
+                _rebased_urls(inner, source_dir, bundle_dir)
+
+
+def bundled_css(path, bundle_dir, outdir, _seen=None) -> str:
+    """The stylesheet ``path`` as a bundle in ``bundle_dir`` carries it: every ``@import``
+    replaced by the file it imports (inside ``@media`` when it names media), every relative
+    ``url()`` pointing at the same file from ``bundle_dir``, ``@charset`` and the source map
+    comment left out (the map no longer matches). Raises ValueError for an import outside
+    ``outdir``, a missing one, or an import cycle."""
+    import tinycss2
+
+    path, outdir = Path(os.path.normpath(path)), Path(outdir)
+    seen = set() if _seen is None else _seen
+    if path in seen:
+        raise ValueError(f"path: {path} is in an import cycle")
+    if not path.is_file() or not path.is_relative_to(outdir):
+        raise ValueError(f"path must be a stylesheet of the site under {outdir}, got {path}")
+    seen = seen | {path}
+    out = [PART.format(path.relative_to(outdir).as_posix())]
+    nodes = tinycss2.parse_stylesheet(path.read_text(encoding="utf-8"), skip_comments=False)
+    for node in nodes:
+        if node.type == "at-rule" and node.lower_at_keyword == "import":
+            prelude = [t for t in node.prelude if t.type not in ("whitespace", "comment")]
+            target = prelude[0] if prelude else None
+            url = (target.value if target is not None and target.type in ("string", "url") else
+                   target.arguments[0].value if target is not None and target.type == "function"
+                   and target.lower_name == "url" and target.arguments else None)
+            local = _local(url or "")
+            if local is None:
+                raise ValueError(f"path: {path} imports {url!r}, which is not a file of the site")
+            inner = bundled_css(path.parent / local, bundle_dir, outdir, seen)
+            media = tinycss2.serialize(prelude[1:]).strip()
+            out.append(f"@media {media}{{\n{inner}\n}}" if media else inner)
+        elif node.type == "at-rule" and node.lower_at_keyword == "charset":
+            continue
+        elif node.type == "comment" and "sourceMappingURL" in node.value:
+            continue
+        else:
+            _rebased_urls([node], path.parent, Path(bundle_dir))
+            out.append(tinycss2.serialize([node]))
+    return "\n".join(part.strip("\n") for part in out if part.strip())
+
+
+def bundle_page_assets(text: str, page, outdir) -> tuple[str, dict]:
+    """``text`` (the HTML of ``page``, a file of the site under ``outdir``) with the
+    stylesheets its ``<head>`` links joined into one: the first link becomes a link to
+    ``BUNDLES_DIR/<hash of the content>.css`` and the others go. The sources keep their
+    order, so the cascade is unchanged; a link with ``media`` is wrapped in ``@media``.
+    ``documentation_options.js``, which the page loads before any other script (the
+    page's inline scripts use it), is inlined where it stood. Returns the new text and
+    ``{bundle file name: css}`` for the bundles it needs (written by the caller). A page
+    whose only stylesheet is already a bundle is left as it is."""
+    page, outdir = Path(page), Path(outdir)
+    head_end = text.find("</head>")
+    if head_end < 0:
+        return text, {}
+    head, rest = text[:head_end], text[head_end:]
+    bundle_dir = outdir / BUNDLES_DIR
+    parts, links = [], []
+    for m in _STYLESHEET.finditer(head):
+        attrs = dict(_ATTR.findall(m.group(0)))
+        local = _local(attrs.get("href", ""))
+        if local is None:
+            continue  # external: left alone (the browser tests forbid them anyway)
+        css = bundled_css(page.parent / local, bundle_dir, outdir)
+        media = attrs.get("media", "all").strip()
+        parts.append(css if media in ("", "all") else f"@media {media}{{\n{css}\n}}")
+        links.append(m)
+    bundles = {}
+    already = len(links) == 1 and Path(os.path.normpath(page.parent / _local(
+        dict(_ATTR.findall(links[0].group(0)))["href"]))).parent == bundle_dir
+    if links and not already:
+        css = "\n".join(parts) + "\n"
+        name = hashlib.sha256(css.encode("utf-8")).hexdigest()[:16] + ".css"
+        bundles[name] = css
+        href = os.path.relpath(bundle_dir / name, page.parent).replace(os.sep, "/")
+        first = links[0]
+        indent = first.group(0)[:len(first.group(0)) - len(first.group(0).lstrip(" \t"))]
+        new_head, last = [], 0
+        for m in links:
+            new_head.append(head[last:m.start()])
+            if m is first:
+                new_head.append(f'{indent}<link rel="stylesheet" href="{href}" />\n')
+            last = m.end()
+        head = "".join(new_head) + head[last:]
+    options = _DOC_OPTIONS.search(head)
+    if options:
+        source = (page.parent / options.group(1)).read_text(encoding="utf-8").strip()
+        if "</script" in source.lower():
+            raise ValueError(f"page: {options.group(1)} cannot be inlined (it holds '</script')")
+        head = head[:options.start()] + f"<script>{source}</script>" + head[options.end():]
+    return head + rest, bundles
+
+
+def bundle_stylesheets(outdir) -> dict:
+    """Every page of the site under ``outdir`` through :func:`bundle_page_assets`; writes the
+    bundles under ``BUNDLES_DIR`` and removes those no page links any more. Returns
+    ``{"pages": pages changed, "bundles": bundles in use, "bytes": their largest size}``."""
+    outdir = Path(outdir)
+    bundle_dir = outdir / BUNDLES_DIR
+    used, changed = {}, 0
+    for page in site_pages(outdir):
+        text = page.read_text(encoding="utf-8")
+        new, bundles = bundle_page_assets(text, page, outdir)
+        used |= bundles
+        for kept in re.findall(r'_static/bundles/([0-9a-f]{16}\.css)', new):  # pages bundled before
+            used.setdefault(kept, None)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+            changed += 1
+    bundle_dir.mkdir(parents=True, exist_ok=True)
+    for name, css in used.items():
+        if css is not None and not (bundle_dir / name).is_file():
+            (bundle_dir / name).write_text(css, encoding="utf-8")
+    for old in bundle_dir.glob("*.css"):
+        if old.name not in used:
+            old.unlink()
+    sizes = [(bundle_dir / n).stat().st_size for n in used if (bundle_dir / n).is_file()]
+    return {"pages": changed, "bundles": len(sizes), "bytes": max(sizes, default=0)}
+
+
+# --- all of it ---------------------------------------------------------------------------
+
+
+def speed_up_site(outdir) -> dict:
+    """The steps of this module, in order, over the built site under ``outdir`` (maths
+    already typeset): lazy images, the theme's unused assets out, its stylesheet trimmed
+    (which reads the finished pages), then one stylesheet a page. Returns what each did."""
+    outdir = Path(outdir)
+    pages = site_pages(outdir)
+    for page in pages:
+        name = page.relative_to(outdir).as_posix()
+        _rewrite(page, lambda t: trim_theme_assets(lazy_images(t), search_page=name == "search.html"))
+    return {"theme_css": trim_theme_css(outdir), "bundles": bundle_stylesheets(outdir)}

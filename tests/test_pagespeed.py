@@ -1,0 +1,251 @@
+"""One stylesheet a page (attention_scaling.pagespeed.bundle_stylesheets): on a small site of
+its own, on the built book, and in Chromium, where a bundled page must look exactly as it
+did with its separate stylesheets."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import re
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+from book_files import linked_stylesheets as linked
+from attention_scaling.pagespeed import (BUNDLES_DIR, bundle_sources, bundle_stylesheets, bundled_css, site_pages,
+                                         speed_up_site, trim_theme_assets)
+
+OPTIONS = "const DOCUMENTATION_OPTIONS = {\n    VERSION: '',\n};\n"
+HEAD = """<!DOCTYPE html><html><head>
+  <link href="{up}_static/styles/theme.css?digest=1" rel="stylesheet" />
+  <link rel="stylesheet" type="text/css" href="{up}_static/book.css?v=2" />
+  <link rel="stylesheet" href="https://cdn.example.org/x.css" />
+  <link rel="preload" as="script" href="{up}_static/scripts/bootstrap.js?digest=1" />
+  <script src="{up}_static/documentation_options.js?v=3"></script>
+  <link rel="stylesheet" media="print" href="{up}_static/print.css" />
+  <link rel="stylesheet" href="{up}_static/maths.css?v=4" />
+</head><body><p class="a">text</p></body></html>
+"""
+
+
+def _site(root: Path) -> Path:
+    files = {
+        "_static/styles/theme.css": '/* theme */\n@import "../basic.css";\n',
+        "_static/basic.css": '@charset "utf-8";\n.a { background: url(file.png) }\n'
+                             ".b { background: url(\"data:image/svg+xml;charset=utf-8,%3Csvg%3E(1)\") }\n",
+        "_static/book.css": ".a { color: red }\n@font-face { font-family: F; src: url('../_static/vendor/f.woff2?v=1#x') }\n"
+                            "/*# sourceMappingURL=book.css.map */\n",
+        "_static/print.css": ".a { color: black }\n",
+        "_static/maths.css": '@font-face { font-family: M; src: url("mathjax/fonts/m.woff") format("woff") }\n',
+        "_static/file.png": "png", "_static/vendor/f.woff2": "font", "_static/mathjax/fonts/m.woff": "font",
+        "_static/documentation_options.js": OPTIONS,
+        "index.html": HEAD.format(up=""),
+        "book/page.html": HEAD.format(up="../"),
+    }
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+_URL = re.compile(r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^)'"\s]*))\s*\)""")
+
+
+def urls(css: str) -> list[str]:
+    return [next(g for g in m.groups() if g is not None) for m in _URL.finditer(css)]
+
+
+def missing_files(bundle: Path) -> list[str]:
+    """The relative url()s of a bundle that name no file."""
+    return [u for u in urls(bundle.read_text(encoding="utf-8"))
+            if not re.match(r"^(?:[a-z]+:|/|#)", u) and not (bundle.parent / re.split(r"[?#]", u)[0]).is_file()]
+
+
+def test_a_page_links_one_stylesheet_with_its_sources_in_order(tmp_path):
+    site = _site(tmp_path)
+    report = bundle_stylesheets(site)
+    assert report["pages"] == 2 and report["bundles"] == 1
+    page = (site / "book/page.html").read_text(encoding="utf-8")
+    links = linked(page)
+    assert links[1] == "https://cdn.example.org/x.css" and len(links) == 2  # an external one is left
+    assert re.fullmatch(r"\.\./_static/bundles/[0-9a-f]{16}\.css", links[0])
+    assert linked((site / "index.html").read_text(encoding="utf-8"))[0] == links[0].removeprefix("../")
+    bundle = site / "book" / links[0]
+    css = bundle.read_text(encoding="utf-8")
+    sources = bundle_sources(css)
+    assert sources == ["_static/styles/theme.css", "_static/basic.css", "_static/book.css",
+                       "_static/print.css", "_static/maths.css"]
+    assert "@import" not in css and "@charset" not in css and "sourceMappingURL" not in css
+    assert css.index(".a { background") < css.index(".a { color: red }") < css.index("@media print")
+    assert re.search(r"@media print\{\s*/\* bundled from _static/print.css \*/\s*\.a \{ color: black \}\s*\}", css)
+    found = urls(css)
+    assert found == ["../file.png", "data:image/svg+xml;charset=utf-8,%3Csvg%3E(1)", "../vendor/f.woff2?v=1#x",
+                     "../mathjax/fonts/m.woff"]
+    assert missing_files(bundle) == []
+    # documentation_options.js is inlined where it stood; the preload hint is not this step's
+    assert f"<script>{OPTIONS.strip()}</script>" in page and "documentation_options.js" not in page
+    assert 'rel="preload"' in page
+
+
+def test_bundling_again_changes_nothing_and_drops_stale_bundles(tmp_path):
+    site = _site(tmp_path)
+    bundle_stylesheets(site)
+    before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    stale = site / BUNDLES_DIR / ("0" * 16 + ".css")
+    stale.write_text(".old {}", encoding="utf-8")
+    assert bundle_stylesheets(site)["pages"] == 0
+    assert not stale.exists()
+    assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
+
+
+def test_a_changed_source_makes_a_new_bundle(tmp_path):
+    site = _site(tmp_path)
+    bundle_stylesheets(site)
+    first = linked((site / "index.html").read_text(encoding="utf-8"))[0]
+    site_copy = _site(tmp_path / "again")
+    (site_copy / "_static/book.css").write_text(".a { color: blue }\n", encoding="utf-8")
+    bundle_stylesheets(site_copy)
+    second = linked((site_copy / "index.html").read_text(encoding="utf-8"))[0]
+    assert first != second and "color: blue" in (site_copy / second).read_text(encoding="utf-8")
+
+
+def test_bad_imports_are_errors_naming_the_file(tmp_path):
+    site = _site(tmp_path)
+    (site / "_static/basic.css").write_text('@import url("styles/theme.css");\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"path: .*theme\.css is in an import cycle"):
+        bundled_css(site / "_static/styles/theme.css", site / BUNDLES_DIR, site)
+    (site / "_static/basic.css").write_text('@import "https://cdn.example.org/y.css";\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"path: .*basic\.css imports 'https://cdn\.example\.org/y\.css'"):
+        bundled_css(site / "_static/styles/theme.css", site / BUNDLES_DIR, site)
+    with pytest.raises(ValueError, match="path must be a stylesheet"):
+        bundled_css(site / "_static/absent.css", site / BUNDLES_DIR, site)
+    with pytest.raises(ValueError, match="outdir"):
+        site_pages(tmp_path / "absent")
+
+
+def test_the_theme_script_preloads_go():
+    head = ('<head><link rel="preload" as="script" href="../_static/scripts/bootstrap.js?digest=1" />\n'
+            '<link rel="preload" as="font" href="../_static/f.woff2" />\n</head><body></body>')
+    out = trim_theme_assets(head)
+    assert "bootstrap.js" not in out and 'as="font"' in out
+
+
+# --- the built book -----------------------------------------------------------------------
+
+# pages with their styles inline (the 404 page, the printable sheets) and the landing redirect
+SELF_CONTAINED = ("404.html", "print/", "index.html")
+
+
+@pytest.mark.build
+def test_every_built_page_links_one_stylesheet(site):
+    pages = [p for p in site_pages(site) if not p.relative_to(site).as_posix().startswith(SELF_CONTAINED)]
+    assert len(pages) > 10
+    bundles = set()
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        links = linked(text)
+        assert len(links) == 1 and f"{BUNDLES_DIR}/" in links[0], (page, links)
+        bundle = (page.parent / links[0]).resolve()
+        assert bundle.is_file(), page
+        bundles.add(bundle)
+        sources = bundle_sources(bundle.read_text(encoding="utf-8"))
+        assert sources[:2] == ["_static/styles/theme.css", "_static/basic.css"], page
+        assert "_static/book.css" in sources, page
+        if "<mjx-container" in text:
+            assert sources[-1] == "_static/maths.css", page
+        assert "documentation_options.js" not in text and "DOCUMENTATION_OPTIONS = {" in text, page
+    assert {p.name for p in (site / BUNDLES_DIR).iterdir()} == {b.name for b in bundles}  # none stale
+    for bundle in bundles:
+        assert missing_files(bundle) == [], bundle
+        assert "@import" not in bundle.read_text(encoding="utf-8")
+    for page in site_pages(site):
+        if page.relative_to(site).as_posix().startswith(SELF_CONTAINED):
+            assert linked(page.read_text(encoding="utf-8")) == [], page
+
+
+# --- in Chromium: a bundled page looks as it did with its sources ---------------------------
+
+# A hash of every computed property (sorted, custom properties included) of the root, the
+# body and the first element in the body of each kind (tag, classes and the classes and tag
+# of its parent: about 500 on a chapter, where the page has about 10,000), and of their
+# ::before and ::after. Only the body is compared: bundling changes the head.
+_STYLES = """() => {
+    const hash = s => { let x = 0; for (let i = 0; i < s.length; i++) x = (x * 31 + s.charCodeAt(i)) | 0; return x; };
+    const kind = e => e.tagName + '.' + [...e.classList].sort().join('.');
+    const kinds = new Map();
+    for (const e of document.body.querySelectorAll('*')) {
+        const k = kind(e) + ' < ' + kind(e.parentElement);
+        if (!kinds.has(k)) kinds.set(k, e);
+    }
+    const out = {};
+    for (const [k, e] of [['html', document.documentElement], ['body', document.body], ...kinds])
+        for (const pseudo of [null, '::before', '::after']) {
+            const cs = getComputedStyle(e, pseudo), parts = [];
+            for (let i = 0; i < cs.length; i++) parts.push(cs[i] + ':' + cs.getPropertyValue(cs[i]));
+            out[k + (pseudo || '')] = hash(parts.sort().join(';'));
+        }
+    return out;
+}"""
+
+
+def unbundled_twin(text: str, page: Path, site: Path) -> str:
+    """The page with its bundle link replaced by links to the bundle's sources, in order."""
+    href = linked(text)[0]
+    css = (page.parent / href).read_text(encoding="utf-8")
+    sources = bundle_sources(css)
+    # the file an @import pulls in comes with its importer (the theme's, the only one)
+    assert '@import "../basic.css"' in (site / "_static/styles/theme.css").read_text(encoding="utf-8")
+    top = [s for s in sources if s != "_static/basic.css"]
+    up = "../" * (len(page.relative_to(site).parts) - 1)
+    links = "".join(f'<link rel="stylesheet" href="{up}{s}" />' for s in top)
+    return text.replace(f'<link rel="stylesheet" href="{href}" />', links, 1)
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("page_name", ["search.html", "book/intro.html", "book/derive-the-softmax-gradient.html"])
+def test_a_bundled_page_looks_as_with_its_sources(browser, site, tmp_path, page_name):
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy)
+    page = copy / page_name
+    text = page.read_text(encoding="utf-8")
+    twin = page.with_name("twin-" + page.name)
+    twin.write_text(unbundled_twin(text, page, copy), encoding="utf-8")
+    assert len(linked(twin.read_text(encoding="utf-8"))) > 5
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(copy)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    origin = f"http://127.0.0.1:{httpd.server_address[1]}"
+    try:
+        for (width, height), mode in (((1280, 900), "light"), ((390, 844), "dark")):
+            seen = []
+            for name in (page_name, twin.relative_to(copy).as_posix()):
+                context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=mode)
+                context.add_init_script(f"localStorage.setItem('mode', '{mode}'); localStorage.setItem('theme', '{mode}')")
+                tab = context.new_page()
+                tab.goto(f"{origin}/{name}")
+                tab.wait_for_load_state("networkidle")
+                tab.evaluate("document.fonts.ready.then(() => true)")
+                seen.append((tab.evaluate(_STYLES), tab.screenshot()))
+                context.close()
+            (bundled, bundled_png), (sources, sources_png) = seen
+            assert bundled.keys() == sources.keys() and len(bundled) > 100
+            differ = sorted(k for k in bundled if bundled[k] != sources[k])
+            assert differ == [], f"{page_name} at {width} px, {mode}: computed styles differ for {differ[:10]}"
+            assert bundled_png == sources_png, f"{page_name} at {width} px, {mode}: the view differs"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_speed_up_site_runs_every_step(tmp_path):
+    site = _site(tmp_path)
+    report = speed_up_site(site)
+    page = (site / "book/page.html").read_text(encoding="utf-8")
+    assert report["bundles"]["pages"] == 2 and report["theme_css"] is None  # no theme stylesheet here
+    assert 'rel="preload"' not in page and len(linked(page)) == 2
