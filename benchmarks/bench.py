@@ -874,7 +874,8 @@ def main() -> None:
     if "build_cold_s" in result:
         rows.append(("book build, cold / warm", f"{result['build_cold_s']:.1f} / {result['build_warm_s']:.1f} s"))
     if "page_max_bytes" in result:
-        how = "loaded in Chromium" if result["page_bytes_measured_in"] == "chromium" else "estimated"
+        how = {"chromium": "loaded in Chromium", "lighthouse": "loaded in Lighthouse"}.get(
+            result["page_bytes_measured_in"], "estimated")
         rows.append((f"heaviest page at load ({how})",
                      f"{result['page_max_bytes'] / 1e6:.2f} MB ({result['page_max']})"))
         for name, size in sorted(result["page_bytes"].items(), key=lambda kv: -kv[1])[:5]:

@@ -243,7 +243,7 @@ def bundle_sources(css: str) -> list[str]:
     """The files a bundle was joined from, relative to the site, in order (imports included)."""
     if not isinstance(css, str):
         raise ValueError(f"css must be a string, got {type(css).__name__}")
-    return re.findall(r"/\* bundled from (\S+) \*/", css)
+    return re.findall(re.escape(PART).replace(re.escape("{}"), r"(\S+)"), css)
 
 
 def _local(href: str) -> str | None:
