@@ -195,8 +195,14 @@ def legibility_problems(figures, minimum: float) -> list[dict]:
 
 
 def _set_mode(page, mode: str) -> None:
-    page.evaluate("""(mode) => { document.documentElement.dataset.theme = mode;
-                                 document.documentElement.dataset.mode = mode; }""", mode)
+    """Switch the page to ``mode`` and wait until the colours have settled: the theme's
+    buttons fade their colours over 0.15 s (Bootstrap's .btn transition), and axe's contrast
+    check run during the fade saw half-dark text (search.html, once)."""
+    page.evaluate("""async (mode) => { document.documentElement.dataset.theme = mode;
+                                       document.documentElement.dataset.mode = mode;
+                                       await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+                                       await Promise.all(document.getAnimations()
+                                           .filter(a => a instanceof CSSTransition).map(a => a.finished.catch(() => null))); }""", mode)
     page.wait_for_timeout(50)
 
 
