@@ -510,7 +510,6 @@ LIGHTHOUSE_VERSION = "12.8.2"
 LIGHTHOUSE_DIR = ROOT / ".venv" / "lighthouse"
 LIGHTHOUSE_CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 LIGHTHOUSE_PRESETS = ("mobile", "desktop")
-LIGHTHOUSE_ATTEMPTS = 2
 # Served compressed, as a static host (GitHub Pages) serves them.
 GZIP_TYPES = ("text/", "application/javascript", "application/json", "image/svg+xml",
               "application/xml", "font/ttf", "application/vnd.ms-fontobject")
@@ -701,27 +700,17 @@ def run_lighthouse(cli: str, chrome: str, url: str, preset: str) -> dict:
     if preset == "desktop":
         cmd.append("--preset=desktop")
     # Chromium's profile goes under a folder of this run's own, which marks its processes.
-    # Under load Chromium can open its debugging port too late for Lighthouse ("Unable to
-    # connect to Chrome", seen in the test run): that attempt measured nothing, so once more.
-    for attempt in range(LIGHTHOUSE_ATTEMPTS):
-        profiles = Path(tempfile.mkdtemp(prefix="bench-lighthouse-"))
+    profiles = Path(tempfile.mkdtemp(prefix="bench-lighthouse-"))
+    try:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True, env=dict(os.environ, CHROME_PATH=chrome, TMPDIR=str(profiles)))
         try:
-            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                    start_new_session=True,
-                                    env=dict(os.environ, CHROME_PATH=chrome, TMPDIR=str(profiles)))
-            try:
-                out, err = proc.communicate(timeout=300)
-            except BaseException:
-                stop_lighthouse(proc, profiles)
-                raise
-            if proc.returncode != 0:
-                stop_lighthouse(proc, profiles, grace_s=0)  # a Chromium it could not reach
-        finally:
-            shutil.rmtree(profiles, ignore_errors=True)
-        if proc.returncode == 0 or "Unable to connect to Chrome" not in err:
-            break
-        print(f"bench: lighthouse could not reach Chromium on {url} ({preset}), attempt {attempt + 1}",
-              file=sys.stderr)
+            out, err = proc.communicate(timeout=300)
+        except BaseException:
+            stop_lighthouse(proc, profiles)
+            raise
+    finally:
+        shutil.rmtree(profiles, ignore_errors=True)
     if proc.returncode != 0 or not out.strip():
         raise RuntimeError(f"lighthouse failed on {url} ({preset}): {err.strip()[-2000:]}")
     return lighthouse_summary(json.loads(out))

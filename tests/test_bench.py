@@ -124,35 +124,3 @@ def test_interrupted_bench_leaves_no_lighthouse_or_chromium(site, lighthouse_cli
             bench.kill()
             bench.wait()
         bench.stderr.close()
-
-
-def test_a_lighthouse_run_that_cannot_reach_chromium_is_tried_again(tmp_path):
-    """Under load Chromium may open its debugging port too late for Lighthouse: bench tries
-    once more, and a second failure, or any other one, is an error naming the page."""
-    import json
-    import stat
-
-    from bench import LIGHTHOUSE_CATEGORIES, run_lighthouse
-
-    report = {"categories": {c: {"score": 0.9, "auditRefs": []} for c in LIGHTHOUSE_CATEGORIES},
-              "audits": {a: {"numericValue": 1.0} for a in ("first-contentful-paint", "largest-contentful-paint",
-                                                             "total-blocking-time", "cumulative-layout-shift",
-                                                             "total-byte-weight")}}
-    (tmp_path / "report.json").write_text(json.dumps(report), encoding="utf-8")
-    cli = tmp_path / "lighthouse"
-    # fails as many times as the file `failures` says, with the message in `message`
-    cli.write_text('#!/bin/sh\nd=$(dirname "$0")\nn=$(cat "$d/failures")\n'
-                   'if [ "$n" -gt 0 ]; then echo $((n - 1)) > "$d/failures"; cat "$d/message" >&2; exit 1; fi\n'
-                   'cat "$d/report.json"\n', encoding="utf-8")
-    cli.chmod(cli.stat().st_mode | stat.S_IEXEC)
-    (tmp_path / "message").write_text("Runtime error encountered: Unable to connect to Chrome", encoding="utf-8")
-    (tmp_path / "failures").write_text("1", encoding="utf-8")
-    assert run_lighthouse(str(cli), "/bin/true", "http://127.0.0.1:1/p.html", "mobile")["performance"] == 90
-    (tmp_path / "failures").write_text("2", encoding="utf-8")
-    with pytest.raises(RuntimeError, match=r"p\.html \(mobile\): .*Unable to connect to Chrome"):
-        run_lighthouse(str(cli), "/bin/true", "http://127.0.0.1:1/p.html", "mobile")
-    (tmp_path / "message").write_text("Runtime error encountered: NO_FCP", encoding="utf-8")
-    (tmp_path / "failures").write_text("1", encoding="utf-8")
-    with pytest.raises(RuntimeError, match="NO_FCP"):
-        run_lighthouse(str(cli), "/bin/true", "http://127.0.0.1:1/p.html", "mobile")
-    assert (tmp_path / "failures").read_text().strip() == "0"  # tried once only
