@@ -701,6 +701,12 @@ def run_lighthouse(cli: str, chrome: str, url: str, preset: str) -> dict:
         cmd.append("--preset=desktop")
     # Chromium's profile goes under a folder of this run's own, which marks its processes.
     profiles = Path(tempfile.mkdtemp(prefix="bench-lighthouse-"))
+    # Chromium makes its singleton socket at <profiles>/.org.chromium.Chromium.XXXXXX/
+    # SingletonSocket; past the 107 bytes a Unix socket's path may have it cannot start, and
+    # Lighthouse says only "Unable to connect to Chrome" (seen with pytest's tmp_path as TMPDIR).
+    if len(os.fsencode(profiles)) + len("/.org.chromium.Chromium.XXXXXX/SingletonSocket") > 107:
+        shutil.rmtree(profiles, ignore_errors=True)
+        raise RuntimeError(f"TMPDIR is too long for Chromium's socket ({profiles}): use a shorter one, e.g. /tmp")
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 start_new_session=True, env=dict(os.environ, CHROME_PATH=chrome, TMPDIR=str(profiles)))

@@ -91,17 +91,21 @@ def _ours(marker: str) -> list[str]:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
-def test_interrupted_bench_leaves_no_lighthouse_or_chromium(site, lighthouse_cli, tmp_path, signal_name):
+def test_interrupted_bench_leaves_no_lighthouse_or_chromium(site, lighthouse_cli, signal_name):
     """`make bench` stopped (Ctrl-C or SIGTERM) while Lighthouse runs: Lighthouse and the
     Chromium it launched must stop too. bench.py makes each run's Chromium profile under
-    $TMPDIR, so every process of this run has tmp_path in its environment."""
+    $TMPDIR, so every process of this run has that folder in its environment."""
     import os
     import signal
     import subprocess
     import time
 
+    import shutil
+    import tempfile
+
     assert (site / "book" / "intro.html").is_file()
-    marker = str(tmp_path)
+    # a short folder: under pytest's tmp_path Chromium's socket path would pass 107 bytes
+    marker = tempfile.mkdtemp(prefix="lh-", dir="/tmp")
     bench = subprocess.Popen([sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--only-lighthouse",
                               "--pages", "book/intro.html"], cwd=ROOT, env=dict(os.environ, TMPDIR=marker),
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -124,3 +128,18 @@ def test_interrupted_bench_leaves_no_lighthouse_or_chromium(site, lighthouse_cli
             bench.kill()
             bench.wait()
         bench.stderr.close()
+        shutil.rmtree(marker, ignore_errors=True)
+
+
+def test_a_tmpdir_too_long_for_chromium_is_a_clear_error(tmp_path, monkeypatch):
+    """Chromium cannot start when its socket's path would pass 107 bytes; bench says so."""
+    import tempfile
+
+    from bench import run_lighthouse
+
+    long_dir = tmp_path / ("d" * 80)
+    long_dir.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(long_dir))
+    with pytest.raises(RuntimeError, match="TMPDIR is too long"):
+        run_lighthouse("/bin/false", "/bin/true", "http://127.0.0.1:1/p.html", "mobile")
+    assert list(long_dir.iterdir()) == []  # its folder is removed
