@@ -709,13 +709,17 @@ def _mathjax_head(site: Path) -> str:
     """How the book's pages draw their maths, from the built site: the stylesheet of the maths
     typeset at build time (sphinx_ext.prerender_maths), or, in a book built without Node.js,
     the site's own MathJax set-up, as the pages load it."""
+    from .pagespeed import bundle_sources
+
     page = _page(str(site), "book/intro.html")
     out = []
-    # The pages link it inside their one stylesheet (attention_scaling.pagespeed), which also
-    # holds the theme's: the handout takes the maths' own file.
-    maths_css = site / "_static" / "maths.css"  # attention_scaling.sphinx_ext.MATHS_CSS
-    if page.soup.find("mjx-container") is not None and maths_css.is_file():
-        out.append(f'<link rel="stylesheet" href="{maths_css.resolve().as_uri()}">')
+    # The page links one stylesheet (attention_scaling.pagespeed) that holds the theme's too:
+    # the handout takes the maths' own file among its sources.
+    for link in page.soup.head.find_all("link", rel="stylesheet"):
+        bundle = page.path.parent / link.get("href", "").split("?")[0]
+        for source in bundle_sources(bundle.read_text(encoding="utf-8")) if bundle.is_file() else []:
+            if source.endswith("maths.css"):
+                out.append(f'<link rel="stylesheet" href="{(site / source).resolve().as_uri()}">')
     for script in page.soup.head.find_all("script"):
         src = script.get("src", "")
         if "mathjax" in src.lower():

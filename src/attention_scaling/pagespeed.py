@@ -32,13 +32,12 @@ def site_pages(outdir) -> list[Path]:
                   if p.relative_to(outdir).parts[0] not in ("_static", "_sources"))
 
 
-def _rewrite(page: Path, change) -> bool:
+def _rewrite(page: Path, change) -> None:
     """Apply ``change`` (text -> text) to ``page``; write it only when it changed."""
     text = page.read_text(encoding="utf-8")
     new = change(text)
     if new != text:
         page.write_text(new, encoding="utf-8")
-    return new != text
 
 
 # --- images below the fold loaded lazily -----------------------------------------------
@@ -87,12 +86,13 @@ _COPY = re.compile(r'[ \t]*(?:<script src="[^"]*_static/(?:clipboard\.min|copybu
 # The Font Awesome script that swaps every icon for an SVG: the theme's stylesheet draws the
 # same icons with Font Awesome's web font, which the pages load anyway (see trim_theme_assets).
 _ICON_SCRIPT = re.compile(r'[ \t]*<script\b[^>]*\bsrc="[^"]*_static/scripts/fontawesome\.js[^"]*"[^>]*></script>\n?')
-# documentation_options.js stays blocking: inline scripts in a page's body use what it defines
-# (sphinx-proof's index sets DOCUMENTATION_OPTIONS.COLLAPSE_INDEX).
 # The theme's hints to fetch its two deferred scripts (bootstrap.js, 81 kB) at high priority,
 # which on a slow phone line take bandwidth from the stylesheets the first paint waits for;
 # the scripts still load, as deferred scripts do, when the parser reaches them.
 _SCRIPT_PRELOAD = re.compile(r'[ \t]*<link rel="preload" as="script" href="[^"]*_static/scripts/[^"]*" />\n?')
+# documentation_options.js is not deferred: inline scripts in a page's body use what it
+# defines (sphinx-proof's index sets DOCUMENTATION_OPTIONS.COLLAPSE_INDEX); the page gets it
+# inline instead (bundle_page_assets).
 _HEAD_SCRIPT = re.compile(r'<script (?![^>]*\b(?:defer|async|type=)\b)(?![^>]*documentation_options\.js)'
                           r'([^>]*\bsrc="[^"]+"[^>]*)></script>')
 
@@ -320,7 +320,7 @@ def bundled_css(path, bundle_dir, outdir, _seen=None) -> str:
     return "\n".join(part.strip("\n") for part in out if part.strip())
 
 
-def bundle_page_assets(text: str, page, outdir) -> tuple[str, dict]:
+def bundle_page_assets(text: str, page, outdir, _parts=None) -> tuple[str, dict]:
     """``text`` (the HTML of ``page``, a file of the site under ``outdir``) with the
     stylesheets its ``<head>`` links joined into one: the first link becomes a link to
     ``BUNDLES_DIR/<hash of the content>.css`` and the others go. The sources keep their
@@ -328,35 +328,35 @@ def bundle_page_assets(text: str, page, outdir) -> tuple[str, dict]:
     ``documentation_options.js``, which the page loads before any other script (the
     page's inline scripts use it), is inlined where it stood. Returns the new text and
     ``{bundle file name: css}`` for the bundles it needs (written by the caller). A page
-    whose only stylesheet is already a bundle is left as it is."""
+    whose only stylesheet is already a bundle is left as it is. (``_parts``: a dict in which
+    :func:`bundle_stylesheets` keeps each source's part across the pages that share it.)"""
     page, outdir = Path(page), Path(outdir)
     head_end = text.find("</head>")
     if head_end < 0:
         return text, {}
     head, rest = text[:head_end], text[head_end:]
     bundle_dir = outdir / BUNDLES_DIR
-    parts, links = [], []
+    parts = {} if _parts is None else _parts
+    links = []  # (match, source file, media) of each local stylesheet
     for m in _STYLESHEET.finditer(head):
         attrs = dict(_ATTR.findall(m.group(0)))
         local = _local(attrs.get("href", ""))
-        if local is None:
-            continue  # external: left alone (the browser tests forbid them anyway)
-        css = bundled_css(page.parent / local, bundle_dir, outdir)
-        media = attrs.get("media", "all").strip()
-        parts.append(css if media in ("", "all") else f"@media {media}{{\n{css}\n}}")
-        links.append(m)
+        if local is not None:  # an external one is left alone (the browser tests forbid them)
+            links.append((m, Path(os.path.normpath(page.parent / local)), attrs.get("media", "all").strip()))
     bundles = {}
-    already = len(links) == 1 and Path(os.path.normpath(page.parent / _local(
-        dict(_ATTR.findall(links[0].group(0)))["href"]))).parent == bundle_dir
-    if links and not already:
-        css = "\n".join(parts) + "\n"
+    if links and not (len(links) == 1 and links[0][1].parent == bundle_dir):
+        for _, source, _ in links:
+            if source not in parts:
+                parts[source] = bundled_css(source, bundle_dir, outdir)
+        css = "\n".join(parts[source] if media in ("", "all") else f"@media {media}{{\n{parts[source]}\n}}"
+                        for _, source, media in links) + "\n"
         name = hashlib.sha256(css.encode("utf-8")).hexdigest()[:16] + ".css"
         bundles[name] = css
         href = os.path.relpath(bundle_dir / name, page.parent).replace(os.sep, "/")
-        first = links[0]
+        first = links[0][0]
         indent = first.group(0)[:len(first.group(0)) - len(first.group(0).lstrip(" \t"))]
         new_head, last = [], 0
-        for m in links:
+        for m, _, _ in links:
             new_head.append(head[last:m.start()])
             if m is first:
                 new_head.append(f'{indent}<link rel="stylesheet" href="{href}" />\n')
@@ -377,10 +377,10 @@ def bundle_stylesheets(outdir) -> dict:
     ``{"pages": pages changed, "bundles": bundles in use, "bytes": their largest size}``."""
     outdir = Path(outdir)
     bundle_dir = outdir / BUNDLES_DIR
-    used, changed = {}, 0
+    used, changed, parts = {}, 0, {}
     for page in site_pages(outdir):
         text = page.read_text(encoding="utf-8")
-        new, bundles = bundle_page_assets(text, page, outdir)
+        new, bundles = bundle_page_assets(text, page, outdir, parts)
         used |= bundles
         for kept in re.findall(r'_static/bundles/([0-9a-f]{16}\.css)', new):  # pages bundled before
             used.setdefault(kept, None)
