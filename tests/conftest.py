@@ -63,7 +63,10 @@ def start_background_build() -> Path:
     for old in RUN_DIR.iterdir():  # earlier runs' logs
         if old != run and time.time() - old.stat().st_mtime > BUILD_TIMEOUT:
             subprocess.run(["rm", "-rf", str(old)], check=False)
-    script = 'scripts/build-book "$0" > "$1/log" 2>&1; echo $? > "$1/rc.tmp"; mv "$1/rc.tmp" "$1/rc"'
+    # Then the published path: the same tree built as a fork on GitHub (scripts/build-published),
+    # from this build's executions, while the tests of this build run.
+    script = ('scripts/build-book "$0" > "$1/log" 2>&1; echo $? > "$1/rc.tmp"; mv "$1/rc.tmp" "$1/rc"; '
+              'scripts/build-published "$0" "$1/published" > /dev/null 2>&1')
     proc = subprocess.Popen(["sh", "-c", script, sys.executable, str(run)], cwd=ROOT, start_new_session=True)
 
     def stop():  # an interrupted run leaves no build (and its kernels) behind
@@ -92,6 +95,38 @@ def site(built_book) -> Path:
     if built_book.returncode != 0 or not (HTML / "index.html").exists():
         pytest.fail("the strict book build failed; see test_build.py for its output", pytrace=False)
     return HTML
+
+
+@dataclass(frozen=True)
+class BuiltSite:
+    """A built book: its HTML and the clone it was built from (whose origin sets its links)."""
+
+    html: Path
+    root: Path
+
+
+@pytest.fixture(scope="session")
+def published_site(site) -> BuiltSite:
+    """The same tree built as a fork on GitHub (scripts/build-published, started by the
+    background build once this clone's build is done), as the published book is built."""
+    run = start_background_build() / "published"
+    deadline = time.monotonic() + BUILD_TIMEOUT
+    while not (run / "rc").exists():
+        if time.monotonic() > deadline:
+            pytest.fail(f"the published build did not finish in {BUILD_TIMEOUT} s", pytrace=False)
+        time.sleep(1)
+    if (run / "rc").read_text().strip() != "0":
+        log = ANSI.sub("", (run / "log").read_text(encoding="utf-8", errors="replace"))
+        pytest.fail(f"the build as a fork on GitHub failed:\n{log[-4000:]}", pytrace=False)
+    return BuiltSite(run / "book" / "_build" / "html", run / "book")
+
+
+@pytest.fixture(params=["this clone", "a fork on GitHub"])
+def every_site(request, site) -> BuiltSite:
+    """Each test that takes it runs on this clone's build and on the published path's."""
+    if request.param == "this clone":
+        return BuiltSite(site, ROOT)
+    return request.getfixturevalue("published_site")
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):

@@ -191,10 +191,11 @@ def test_bad_input_elsewhere_names_the_parameter():
 # --- the built site ---------------------------------------------------------------------------
 
 
-def this_clone() -> Repository | None:
-    """The repository the session's build derived (same inputs: this clone, this environment)."""
+def this_clone(root: Path = ROOT) -> Repository | None:
+    """The repository a build of the clone at ``root`` derived (same inputs: that clone, this
+    environment)."""
     repository = CONFIG.get("repository") or {}
-    repo, _ = find_repository(cwd=ROOT, override_url=repository.get("url") or "",
+    repo, _ = find_repository(cwd=root, override_url=repository.get("url") or "",
                               override_branch=repository.get("branch") or "")
     return repo
 
@@ -214,11 +215,33 @@ def launch_links(html: str) -> dict[str, list[str]]:
     return found
 
 
+def launch_menu(html: str) -> str:
+    """The HTML of the page's launch menu ('' when it has none)."""
+    start = html.find('class="dropdown dropdown-launch-buttons"')
+    return "" if start < 0 else html[start:html.index("</ul>", start)]
+
+
+def kernel_notes(html: str) -> list[str]:
+    """The text of every needs-a-kernel note on the page."""
+    notes = re.findall(r'<p class="asb-needs-kernel">(.*?)</p>', html, re.S)
+    return [" ".join(re.sub(r"<[^>]+>", "", n).split()) for n in notes]
+
+
+def test_kernel_note_names_the_menus_services():
+    assert launch.kernel_note([]) == launch.NO_LAUNCH_NOTE
+    assert "on Binder, or run it" in launch.kernel_note(["Binder"])
+    assert "on Binder, Colab or your JupyterHub," in launch.kernel_note(["Binder", "Colab", "your JupyterHub"])
+    for bad in ("Binder", [""], [3]):
+        with pytest.raises(ValueError, match="^services"):
+            launch.kernel_note(bad)
+
+
 @pytest.mark.parametrize("source", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
-def test_launch_links_are_the_derived_ones(site, source):
+def test_launch_links_are_the_derived_ones(every_site, source):
+    """On this clone's build and on the published path's (a fork on GitHub)."""
+    site, root = every_site.html, every_site.root
     html = (site / html_page(source)).read_text(encoding="utf-8")
-    rel = str(source.relative_to(ROOT))
-    repo, launch_cfg = this_clone(), CONFIG["launch_buttons"]
+    repo, launch_cfg = this_clone(root), CONFIG["launch_buttons"]
     found = launch_links(html)
     if repo is None:
         assert found == {"binder": [], "colab": [], "hub": []}
@@ -228,7 +251,7 @@ def test_launch_links_are_the_derived_ones(site, source):
     # A chapter opens the notebook the build generates from it (notebooks/chapters/),
     # a lab itself; Colab opens the copy in the published site (gh-pages, _launch/).
     path = launch.launch_path(str(source.relative_to(ROOT).with_suffix("")))
-    assert (ROOT / path).is_file() and (site / "_launch" / path).is_file()
+    assert (root / path).is_file() and (site / "_launch" / path).is_file()
     (binder,) = found["binder"]
     url = urlparse(binder)
     assert url.path == f"/v2/gh/{repo.owner}/{repo.name}/{repo.branch}"
@@ -239,7 +262,13 @@ def test_launch_links_are_the_derived_ones(site, source):
         assert query["repo"] == [repo.url] and query["branch"] == [repo.branch]
         assert query["urlpath"] == [f"lab/tree/{repo.name}/{path}"]
     else:
-        assert found["hub"] == [] and "JupyterHub" not in html
+        # The prose may name JupyterHub (how a course runs the book); the launch menu and
+        # the notes that point at it must not offer one.
+        assert found["hub"] == []
+        assert "JupyterHub" not in launch_menu(html)
+        assert [n for n in kernel_notes(html) if "JupyterHub" in n] == []
+    services = [name for key, name in launch.SERVICE_NAMES if launch_cfg.get(key)]
+    assert all(n.endswith(launch.kernel_note(services)) for n in kernel_notes(html))
     (colab,) = found["colab"]
     assert urlparse(colab).path == f"/github/{repo.owner}/{repo.name}/blob/gh-pages/_launch/{path}"
 

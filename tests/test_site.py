@@ -29,11 +29,11 @@ from book_files import ROOT, html_page, toc_files
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
 
 
-def derived_baseurl() -> str:
-    """The site's address the build derives here (attention_scaling.launch): html.baseurl
-    when set, else this clone's GitHub Pages site, else "" (no address: no sitemap)."""
+def derived_baseurl(root: Path = ROOT) -> str:
+    """The site's address a build of the clone at ``root`` derives (attention_scaling.launch):
+    html.baseurl when set, else that clone's GitHub Pages site, else "" (no address: no sitemap)."""
     repository = CONFIG.get("repository") or {}
-    repo, _ = find_repository(cwd=ROOT, override_url=repository.get("url") or "",
+    repo, _ = find_repository(cwd=root, override_url=repository.get("url") or "",
                               override_branch=repository.get("branch") or "")
     return site_address(repo, (CONFIG.get("html") or {}).get("baseurl") or "")
 
@@ -128,10 +128,15 @@ def test_workflow_runs_the_readme_commands(workflow):
     assert "pull_request" in on
     assert on["push"]["branches"] == ["main"]
     jobs = workflow["jobs"]
-    pr_jobs = [j for j in jobs.values() if j.get("if") == "github.event_name == 'pull_request'"]
+    # The tests run on every event, pull requests and pushes alike; the book is built (and
+    # then deployed) only on a push, and only after the tests have passed.
+    (test,) = [name for name, j in jobs.items() if make_targets(j) == ["test"]]
+    assert "if" not in jobs[test]
     push_jobs = [j for j in jobs.values() if "github.event_name != 'pull_request'" in j.get("if", "")]
-    assert len(pr_jobs) == 1 and make_targets(pr_jobs[0]) == ["test"]
     assert [make_targets(j) for j in push_jobs if make_targets(j)] == [["book"]]
+    (build,) = [j for j in push_jobs if make_targets(j) == ["book"]]
+    assert build["needs"] == test
+    assert jobs["deploy"]["needs"] == "build"
     everything = {f"make {t}" for j in jobs.values() for t in make_targets(j)}
     assert everything == set(readme_commands())
 
@@ -209,11 +214,11 @@ def test_publish_command_makes_a_gh_pages_branch(site, tmp_path):
 # --- sitemap, tags, footer -------------------------------------------------------------------
 
 
-def sitemap_paths(site: Path) -> list[str]:
+def sitemap_paths(site: Path, base: str = BASEURL) -> list[str]:
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
     locs = [e.text for e in ET.parse(site / "sitemap.xml").getroot().findall("s:url/s:loc", ns)]
-    assert all(loc.startswith(BASEURL) for loc in locs), locs
-    return [loc[len(BASEURL):] for loc in locs]
+    assert all(loc.startswith(base) for loc in locs), locs
+    return [loc[len(base):] for loc in locs]
 
 
 def test_baseurl_is_set_once():
@@ -228,18 +233,27 @@ def test_baseurl_is_set_once():
         assert holders == (["_config.yml"] if (CONFIG.get("html") or {}).get("baseurl") else [])
 
 
-def test_sitemap_lists_every_page(site):
-    if not BASEURL:  # a sitemap needs absolute addresses; a stale one must not survive
+# Each test that takes `every_site` runs on this clone's build and on the published path's
+# (the same tree built as a fork on GitHub, tests/conftest.py): a site address, a sitemap,
+# link previews and launch links on the one; perhaps none of them on the other.
+
+
+def test_sitemap_lists_every_page(every_site):
+    """Every page a reader can open, the printable sheets too: they are pages of the site,
+    linked from the instructor page and shared between instructors."""
+    site, base = every_site.html, derived_baseurl(every_site.root)
+    if not base:  # a sitemap needs absolute addresses; a stale one must not survive
         assert not (site / "sitemap.xml").exists()
         return
-    paths = sitemap_paths(site)
+    paths = sitemap_paths(site, base)
     assert len(paths) == len(set(paths))
     assert set(paths) == set(built_pages(site)) - NOT_IN_SITEMAP
     assert {html_page(p) for p in toc_files()} <= set(paths)
 
 
-def test_every_page_has_social_tags(site):
-    if not BASEURL:  # no address: no tag may point at one (a relative URL is not a dead link)
+def test_every_page_has_social_tags(every_site):
+    site, base = every_site.html, derived_baseurl(every_site.root)
+    if not base:  # no address: no tag may point at one (a relative URL is not a dead link)
         for page in built_pages(site):
             meta = parse(site / page).meta
             assert not [k for k, v in meta.items() if re.match(r"https?://", v)], page
@@ -249,18 +263,19 @@ def test_every_page_has_social_tags(site):
         for key in ("og:title", "og:description", "og:image", "og:url", "twitter:card"):
             assert meta.get(key, "").strip(), f"{page} has no {key}"
         assert not re.search(r"\\[A-Za-z]", meta["og:description"]), f"raw TeX in {page}: {meta['og:description']}"
-        assert meta["og:url"].startswith(BASEURL)
-        assert meta["og:image"].startswith(BASEURL), meta["og:image"]
-        assert (site / meta["og:image"][len(BASEURL):]).is_file(), f"{page}: {meta['og:image']} is not in the build"
+        assert meta["og:url"].startswith(base)
+        assert meta["og:image"].startswith(base), meta["og:image"]
+        assert (site / meta["og:image"][len(base):]).is_file(), f"{page}: {meta['og:image']} is not in the build"
         assert meta["twitter:card"] == "summary_large_image"
         assert meta["twitter:image"] == meta["og:image"]
         assert 0 < len(meta["twitter:image:alt"]) <= 420
 
 
-def test_every_page_has_a_description_and_an_icon(site):
+def test_every_page_has_a_description_and_an_icon(every_site):
     """Search engines show a page's description (Lighthouse's SEO audit fails a page without
     one), and a browser asks the server for /favicon.ico when a page names no icon (a 404
     in the console). Every page, the generated ones too, with or without a site address."""
+    site = every_site.html
     for page in built_pages(site):
         text = (site / page).read_text(encoding="utf-8")
         head = text[:text.find("</head>")]
@@ -292,7 +307,8 @@ def test_preview_is_the_main_explorable(site):
     assert np.array_equal(region, frame)
 
 
-def test_every_page_footer_names_the_commit(site):
+def test_every_page_footer_names_the_commit(every_site):
+    site = every_site.html
     short, sha = git("rev-parse", "--short", "HEAD"), git("rev-parse", "HEAD")
     for page in built_pages(site):
         if page == REDIRECT:
@@ -308,11 +324,12 @@ def test_every_page_footer_names_the_commit(site):
         assert ">MIT<" in text, page
 
 
-def test_landing_page_redirects_with_tags(site):
+def test_landing_page_redirects_with_tags(every_site):
+    site, base = every_site.html, derived_baseurl(every_site.root)
     text = (site / REDIRECT).read_text(encoding="utf-8")
     first = html_page(toc_files()[0])
     assert f'content="0; url={first}"' in text
-    assert f'rel="canonical" href="{BASEURL}{first}"' in text
+    assert f'rel="canonical" href="{base}{first}"' in text
 
 
 # --- the 404 page ----------------------------------------------------------------------------

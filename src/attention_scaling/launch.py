@@ -242,6 +242,7 @@ def _configure(app, config):
         note = note.replace("launch buttons", " · ".join(services) + " buttons", 1) if services else note
     options["launch_buttons"] = launch
     config.html_theme_options = options
+    app.asb_launch_services = [label for key, label in SERVICE_NAMES if repo is not None and launch.get(key)]
 
     base = site_address(repo, config.html_baseurl or "")
     config.html_baseurl = base
@@ -257,6 +258,9 @@ def _configure(app, config):
     logger.info("\x1b[1mattention_scaling.launch: %s\x1b[0m", note)
 
 
+#: The launch services an exercise's note may name, as the note names them, in the menu's order.
+SERVICE_NAMES = (("binderhub_url", "Binder"), ("colab_url", "Colab"), ("jupyterhub_url", "your JupyterHub"))
+
 #: What an exercise that needs a kernel says when the book has no launch menu (it would
 #: otherwise point at the menu; attention_scaling.sphinx_ext writes the note).
 NO_LAUNCH_NOTE = ("This exercise runs code, which the static page cannot. Download the page as a "
@@ -264,16 +268,29 @@ NO_LAUNCH_NOTE = ("This exercise runs code, which the static page cannot. Downlo
                   "this book's package installed (see the README).")
 
 
-def _kernel_notes_without_launch_menu(app, doctree, docname):
-    if getattr(app, "asb_launch", None) is not None:
-        return
+def kernel_note(services) -> str:
+    """What an exercise that needs a kernel says, naming exactly the services of the page's
+    launch menu (none: download the notebook instead). A hub-less book's note never sends
+    the reader to a JupyterHub its menu does not offer."""
+    if isinstance(services, str) or not all(isinstance(s, str) and s.strip() for s in services):
+        raise ValueError(f"services must be a sequence of service names, got {services!r}")
+    services = list(services)
+    if not services:
+        return NO_LAUNCH_NOTE
+    where = services[0] if len(services) == 1 else ", ".join(services[:-1]) + " or " + services[-1]
+    return ("This exercise runs code, which the static page cannot. Open the page from the launch "
+            f"menu (the rocket icon at the top of the page) on {where}, or run it on your own machine.")
+
+
+def _kernel_notes_for_launch_menu(app, doctree, docname):
     from docutils import nodes
 
+    text = kernel_note(getattr(app, "asb_launch_services", []))
     for note in doctree.findall(nodes.paragraph):
         if "asb-needs-kernel" in note.get("classes", []):
             for child in [c for c in note.children if isinstance(c, nodes.Text)]:
                 note.remove(child)
-            note += nodes.Text(NO_LAUNCH_NOTE)
+            note += nodes.Text(text)
 
 
 def _notebook_download_without_launch_menu(app, pagename, templatename, context, doctree):
@@ -306,7 +323,7 @@ def setup(app):
     app.connect("config-inited", _configure, priority=200)
     app.connect("builder-inited", _drop_stale_sitemap)
     # After attention_scaling.sphinx_ext has written the notes (priority 500).
-    app.connect("doctree-resolved", _kernel_notes_without_launch_menu, priority=700)
+    app.connect("doctree-resolved", _kernel_notes_for_launch_menu, priority=700)
     # Before the theme's download menu reads ipynb_source (priority 501).
     app.connect("html-page-context", _notebook_download_without_launch_menu, priority=500)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

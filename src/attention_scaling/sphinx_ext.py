@@ -245,18 +245,37 @@ def _write_site_pages(app, exception):
     from .worksheets import write_sheets
 
     sheets = write_sheets(out, footer=publishing.footer_html(app.asb_build_stamp))
-    # Search engines and browsers: a description and the book's icon (inline, as on the
-    # 404 page: a sheet loads no files).
-    icon_tag = f'<link rel="icon" href="{publishing._favicon_data_uri(favicon)}" />\n'
     for sheet in sheets:
-        text = sheet.read_text(encoding="utf-8")
-        title = re.search(r"<title>(.*?)</title>", text, re.S)
-        text = with_description(text, f"{html.unescape(title.group(1)) if title else 'A sheet'}, to print for a "
-                                      f"class. {BOOK_DESCRIPTION}")
-        if 'rel="icon"' not in text:
-            text = text.replace("</head>", icon_tag + "</head>", 1)
-        sheet.write_text(text, encoding="utf-8")
+        _tag_sheet(app, sheet, favicon)
     logger.info("attention_scaling: wrote the printable sheets %s", ", ".join(p.name for p in sheets))
+
+
+def _tag_sheet(app, sheet: Path, favicon: bytes) -> None:
+    """A printable sheet is a page of the published site like any other: linked from the
+    instructor page, shared by instructors with each other. It gets a description and the
+    book's icon (inline, as on the 404 page: a sheet loads no files), and, when the site
+    has an address, link-preview tags and a place in the sitemap (sphinx-sitemap writes
+    the sitemap in its own build-finished handler, at the default priority 500, after
+    this one at 400)."""
+    text = sheet.read_text(encoding="utf-8")
+    found = re.search(r"<title>(.*?)</title>", text, re.S)
+    title = html.unescape(found.group(1)) if found else "A sheet"
+    description = f"{title}, to print for a class. {BOOK_DESCRIPTION}"
+    base = app.config.html_baseurl
+    path = sheet.relative_to(app.outdir).as_posix()
+    tags = ""
+    if base:
+        tags = publishing.social_tags(title=title, description=description, url=base + path,
+                                      image_url=base + publishing.PREVIEW_PATH,
+                                      image_alt=app.config.ogp_image_alt or _book_title(app.config),
+                                      site_name=_book_title(app.config))
+        links = getattr(app.env.app, "sitemap_links", None)
+        if links is not None:
+            links.put((path, None))
+    if 'rel="icon"' not in text:
+        tags += f'<link rel="icon" href="{publishing._favicon_data_uri(favicon)}" />\n'
+    text = with_description(text.replace("</head>", tags + "</head>", 1), description)
+    sheet.write_text(text, encoding="utf-8")
 
 
 def _colab_only_for_notebooks(app, pagename, templatename, context, doctree):
@@ -273,9 +292,8 @@ def _colab_only_for_notebooks(app, pagename, templatename, context, doctree):
 
 #: Class an exercise carries (``:class: needs-kernel``) when it asks for code to be run.
 NEEDS_KERNEL = "needs-kernel"
-KERNEL_NOTE = ("This exercise runs code, which the static page cannot. Open the page "
-               "from the launch menu (the rocket icon at the top of the page) in Binder or on a JupyterHub, "
-               "or run it on your own machine.")
+KERNEL_NOTE = ("This exercise runs code, which the static page cannot. "
+               "Run it in Jupyter with this book's package installed.")  # attention_scaling.launch words it for the menu
 
 
 def _mark_kernel_exercises(app, doctree, docname):
