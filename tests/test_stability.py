@@ -68,6 +68,22 @@ def test_thresholds_are_logs_of_finfo():
     assert underflow_threshold(np.float16) == pytest.approx(math.log(2.0**-25))
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_thresholds_are_correctly_rounded(dtype):
+    """ln(smallest/2) and ln(max/n) to the nearest double (mpmath at 50 digits): for float64
+    log(tiny) - log(2) gives -745.1332191019411, one step above -745.13321910194120..."""
+    import mpmath
+
+    fi = np.finfo(dtype)
+    with mpmath.workdps(50):
+        low = float(mpmath.log(mpmath.mpf(float(fi.smallest_subnormal)) / 2))
+        highs = [float(mpmath.log(mpmath.mpf(float(fi.max)) / n)) for n in (1, 3, 16, 1000)]
+    assert underflow_threshold(dtype) == low
+    assert [overflow_threshold(dtype, n=n) for n in (1, 3, 16, 1000)] == highs
+    if dtype is np.float64:
+        assert repr(underflow_threshold(dtype)) == "-745.1332191019412"
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("n", [1, 2, 16, 1024])
 def test_overflow_breakpoint_is_exact_and_near_ln_max_minus_ln_n(dtype, n):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from decimal import Context, Decimal
 
 import numpy as np
 
@@ -93,7 +94,7 @@ def overflow_threshold(dtype, n: int = 1) -> float:
     """
     dt = _float_dtype(dtype)
     n = v.positive_int(n, "n")
-    return math.log(float(np.finfo(dt).max)) - math.log(n)
+    return _ln(Decimal(float(np.finfo(dt).max)) / n)
 
 
 def underflow_threshold(dtype) -> float:
@@ -110,10 +111,17 @@ def underflow_threshold(dtype) -> float:
     Returns
     -------
     float
-        Computed in float64 (as :math:`\ln s - \ln 2`, since ``s / 2`` is 0 in float64).
+        Correctly rounded to float64 (``s / 2`` is 0 in float64, and ``log(s) - log(2)``
+        can be one step off: it gives -745.1332191019411 for float64, where the value is
+        -745.13321910194120...).
     """
     dt = _float_dtype(dtype)
-    return math.log(float(np.finfo(dt).smallest_subnormal)) - math.log(2.0)
+    return _ln(Decimal(float(np.finfo(dt).smallest_subnormal)) / 2)
+
+
+def _ln(x: Decimal) -> float:
+    """ln x of an exact positive decimal, correctly rounded to float64 (40 digits, then one rounding)."""
+    return float(x.ln(Context(prec=40)))
 
 
 def _positive_floats(dt: np.dtype):
