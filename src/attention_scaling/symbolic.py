@@ -225,7 +225,9 @@ class Derivation:
     _chain_lhs: str = ""
     _chain_is_last: bool = False
 
-    def _check(self, a, b, reason: str) -> None:
+    def _check(self, a, b, reason: str, against: str = "the line before") -> None:
+        """Check ``b`` equals ``a``; ``against`` says what ``a`` is, for the error message
+        (the line before, in a chain; the equation's own left side, for a new one)."""
         step = len(self.lines) + 1
         start = time.perf_counter()
         method = equivalent(a, b, self.definitions, points=self.points, seed=self.seed + step)
@@ -233,7 +235,7 @@ class Derivation:
         if method is None:
             raise StepError(
                 f"{self.title}, step {step} ({reason}) does not follow:\n"
-                f"  new line:  {sp.sstr(b)}\n  is not equal to the line before:  {sp.sstr(a)}"
+                f"  new line:  {sp.sstr(b)}\n  is not equal to {against}:  {sp.sstr(a)}"
             )
         self.checks.append(CheckRecord(step, reason, method, seconds))
 
@@ -251,7 +253,7 @@ class Derivation:
 
     def equation(self, lhs, rhs, reason: str) -> Derivation:
         """Start a new chain ``lhs = rhs``; the chain continues from ``rhs``."""
-        self._check(lhs, rhs, reason)
+        self._check(lhs, rhs, reason, against="its left side")
         self.lines.append(_Line(to_latex(lhs), to_latex(rhs), reason))
         self._current = sp.sympify(rhs)
         self._chain_lhs, self._chain_is_last = to_latex(lhs), True
@@ -271,7 +273,7 @@ class Derivation:
 
     def fact(self, lhs, rhs, reason: str) -> Derivation:
         """State and check a side result ``lhs = rhs`` without moving the current chain."""
-        self._check(lhs, rhs, reason)
+        self._check(lhs, rhs, reason, against="its left side")
         self.lines.append(_Line(to_latex(lhs), to_latex(rhs), reason))
         self._chain_is_last = False
         return self
