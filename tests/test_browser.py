@@ -53,11 +53,13 @@ def _is_local(url: str, origin: str | None) -> bool:
 
 
 @contextmanager
-def visiting(browser, url: str, origin: str | None, viewport=(1280, 900)):
+def visiting(browser, url: str, origin: str | None, viewport=(1280, 900), color_scheme: str | None = None):
     """Open a page with every request watched (none may leave the machine) and wait for
-    MathJax and the fonts; yields the live page and its Visit record, then closes it."""
+    MathJax and the fonts; yields the live page and its Visit record, then closes it.
+    ``color_scheme`` ("light", "dark") is the operating system's setting the page sees."""
     visit = Visit()
-    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    extra = {"color_scheme": color_scheme} if color_scheme else {}
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, **extra)
     try:
         page = context.new_page()
         page.on("console", lambda m: visit.console_errors.append(m.text) if m.type == "error" else None)

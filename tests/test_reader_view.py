@@ -25,7 +25,15 @@ The four rules:
 4. dark mode: every figure and player looks the same in dark mode as in light mode (pixel
    for pixel, up to antialiasing), and axe-core finds no colour-contrast violation (at 1280).
 
-Each rule is run on a planted defect too, and must report it.
+A fifth rule, navigation, has a load of its own per page and width (test_navigation), in a
+browser whose system setting is dark and with no mode chosen: the page follows the system's
+setting (dark, then light when the system switches); in each mode the sidebar (☰) and
+contents toggles open their panel (it comes into view) and close it again, the search
+button opens a search field and only one search control is in sight, and on a scrolled page
+nothing fixed or sticky ("Back to top") lies over text; last, the prev/next links lead to the
+neighbouring pages in reading order.
+
+Each of rules 1–4 is run on a planted defect too, and must report it.
 """
 
 from __future__ import annotations
@@ -40,7 +48,7 @@ import pytest
 from PIL import Image
 
 from conftest import HTML, SCREENSHOTS
-from test_browser import (PAGE_WEIGHT_BUDGET, PAGES, _check, _is_theme_finding, axe_violations, page_state,
+from test_browser import (GENERATED_PAGES, PAGE_WEIGHT_BUDGET, PAGES, _check, _is_theme_finding, axe_violations, page_state,
                           visiting)
 
 pytestmark = pytest.mark.browser
@@ -454,3 +462,198 @@ def test_planted_low_contrast_is_reported_in_dark_mode(browser):
     found = contrast_problems(page)
     context.close()
     assert [p["rule"] for p in found] == ["contrast"]
+
+
+# --- 5. navigation ------------------------------------------------------------------------------
+
+# Pages in reading order: each one's prev/next links lead to its neighbours.
+READING_ORDER = [p for p in PAGES if p not in GENERATED_PAGES]
+
+# Where a panel is and whether a reader sees it: the sidebar itself, or the theme's <dialog>
+# it is moved into on a narrow screen. Seen: a box of some size inside the viewport, visible,
+# not faded out.
+PANEL_JS = """(kind) => {
+  const vw = innerWidth, vh = innerHeight;
+  const dialog = document.getElementById('pst-' + kind + '-sidebar-modal');
+  const sidebar = document.getElementById('pst-' + kind + '-sidebar');
+  const seen = e => {
+    if (!e) return false;
+    const r = e.getBoundingClientRect(), cs = getComputedStyle(e);
+    return r.width > 40 && r.height > 40 && r.left >= -1 && r.right <= vw + 1 && r.top < vh && r.bottom > 0 &&
+           cs.visibility === 'visible' && parseFloat(cs.opacity) > 0.5 && cs.display !== 'none' &&
+           !!e.querySelector('a[href]');
+  };
+  return {open: !!(dialog && dialog.open && seen(dialog)) || seen(sidebar), dialog: !!(dialog && dialog.open)};
+}"""
+
+VISIBLE_BUTTONS_JS = """(selector) => [...document.querySelectorAll(selector)].filter(e => {
+  const r = e.getBoundingClientRect(), cs = getComputedStyle(e);
+  return r.width > 0 && r.height > 0 && cs.visibility === 'visible' && r.right > 0 && r.left < innerWidth;
+}).length"""
+
+# Fixed or sticky things over text the reader sees: every fixed or sticky element's box
+# against the boxes of the article's text lines in the viewport. The bars content scrolls
+# under (the theme's header and the article's sticky header) are the frame, not over text:
+# text is counted only below them.
+OVERLAP_JS = """(root) => {
+  const frames = [...document.querySelectorAll('#pst-header, .bd-header-article')];
+  const top = Math.max(0, ...frames.map(f => { const r = f.getBoundingClientRect(); return r.height ? r.bottom : 0; }));
+  const floating = [...document.querySelectorAll('body *')].filter(e => {
+    const cs = getComputedStyle(e);
+    if (!['fixed', 'sticky'].includes(cs.position) || frames.includes(e)) return false;
+    if (frames.some(f => f.contains(e)) || e.closest('dialog:not([open])')) return false;
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && cs.visibility === 'visible' && cs.display !== 'none' && parseFloat(cs.opacity) > 0.1;
+  });
+  const lines = [];
+  const text = document.querySelector(root) || document.querySelector('.bd-main') || document.body;
+  const walker = document.createTreeWalker(text, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.textContent.trim() || n.parentElement.closest('mjx-assistive-mml, details:not([open]), script, style')) continue;
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    for (const q of range.getClientRects())
+      if (q.width > 0 && q.top >= top && q.bottom <= innerHeight && q.bottom > top) lines.push({q, node: n, text: n.textContent.trim()});
+  }
+  const out = [];
+  for (const f of floating) {
+    const r = f.getBoundingClientRect();
+    const hit = lines.find(({q, node}) => !f.contains(node) && q.left < r.right - 1 && q.right > r.left + 1 && q.top < r.bottom - 1 && q.bottom > r.top + 1);
+    if (hit) out.push({rule: 'covers text', what: f.tagName.toLowerCase() + (f.id ? '#' + f.id : '') + '.' + f.className,
+                       text: hit.text.slice(0, 40)});
+  }
+  return out;
+}"""
+
+
+def _scroll_to_a_readout(page) -> None:
+    """Down past a readout (or the middle of the page), then back up a little, as a reader
+    does, which is when the theme shows its "Back to top" button; a readout ends up at the
+    top of the window, under the article's header, where that button appears."""
+    page.evaluate("""async () => {
+      const wait = () => new Promise(r => setTimeout(r, 150));
+      const target = document.querySelector('.asb-readout, article.bd-article table, article.bd-article p:nth-of-type(3)');
+      const y = target ? target.getBoundingClientRect().top + scrollY - 70 : document.body.scrollHeight / 2;
+      scrollTo(0, y + 400); await wait(); scrollTo(0, y + 200); await wait(); scrollTo(0, y); await wait();
+    }""")
+    page.wait_for_timeout(350)
+
+
+def _click(page, locator) -> bool:
+    """Click like a reader, then take the pointer away (a theme tooltip shown on hover would
+    otherwise lie over the next button). False if the click could not happen."""
+    from playwright.sync_api import Error
+    try:
+        locator.click(timeout=3000)
+    except Error:
+        return False
+    page.mouse.move(1, page.viewport_size["height"] - 1)
+    return True
+
+
+def navigation_problems(page, page_name: str, width_name: str, mode: str) -> list[dict]:
+    """The toggles open and close their panels, search opens, nothing floats over text."""
+    problems = []
+    if page.evaluate("!!document.getElementById('pst-primary-sidebar')"):
+        for kind in ("primary", "secondary"):
+            panel = lambda: page.evaluate(PANEL_JS, kind)  # noqa: E731
+            toggles = [t for t in page.locator(f".{kind}-toggle").all() if t.is_visible()]
+            has_panel = page.evaluate(f"!!document.querySelector('#pst-{kind}-sidebar a[href]')")
+            if not has_panel:
+                continue
+            if not toggles:
+                if not panel()["open"]:
+                    problems.append({"rule": f"{kind} sidebar", "why": "no toggle and not shown", "mode": mode})
+                continue
+            before = panel()["open"]
+            if not _click(page, toggles[0]):
+                problems.append({"rule": f"{kind} toggle", "why": "cannot be clicked", "mode": mode})
+                continue
+            page.wait_for_timeout(400)
+            after = panel()
+            if after["open"] == before:
+                problems.append({"rule": f"{kind} toggle", "why": "a click changed nothing", "mode": mode})
+            # close again: the toggle on a wide screen, Escape for the dialog over the page
+            if after["dialog"]:
+                page.keyboard.press("Escape")
+            else:
+                _click(page, toggles[0])
+            page.wait_for_timeout(400)
+            if panel()["open"] != before:
+                problems.append({"rule": f"{kind} toggle", "why": "did not close again", "mode": mode})
+    # search: exactly one search control in sight, and it opens a search field
+    shown = page.evaluate(VISIBLE_BUTTONS_JS, ".search-button__button")
+    if shown != 1 and not page_name.endswith("search.html"):
+        problems.append({"rule": "search", "why": f"{shown} search boxes in sight", "mode": mode})
+    buttons = [b for b in page.locator(".search-button__button").all() if b.is_visible()]
+    if buttons:
+        clicked = _click(page, buttons[0])
+        page.wait_for_timeout(200)
+        # on search.html the button focuses the page's own search field
+        field = page.evaluate("""() => [...document.querySelectorAll('input[name=q]')].some(i =>
+            i.getClientRects().length && getComputedStyle(i).visibility === 'visible' &&
+            (i.closest('dialog[open]') || document.activeElement === i))""")
+        if not (clicked and field):
+            problems.append({"rule": "search", "why": "the search button shows no search field", "mode": mode})
+        page.keyboard.press("Escape")
+        page.wait_for_timeout(150)
+    _scroll_to_a_readout(page)
+    problems += [dict(p, mode=mode) for p in page.evaluate(OVERLAP_JS, CONTENT)]
+    page.evaluate("scrollTo(0, 0)")
+    return problems
+
+
+def prev_next_problems(page, server: str, page_name: str) -> list[dict]:
+    """The previous and next links lead to the neighbours in reading order; following one
+    (the next, or the previous on the last page) arrives there."""
+    if page_name not in READING_ORDER:
+        return []
+    i = READING_ORDER.index(page_name)
+    want = {"prev": READING_ORDER[i - 1] if i > 0 else None,
+            "next": READING_ORDER[i + 1] if i + 1 < len(READING_ORDER) else None}
+    links = page.evaluate("""() => ({prev: document.querySelector('a.left-prev')?.href || null,
+                                     next: document.querySelector('a.right-next')?.href || null})""")
+    problems = []
+    for side in ("prev", "next"):
+        got = links[side] and urllib.parse.urlparse(links[side]).path.lstrip("/")
+        if got != want[side]:
+            problems.append({"rule": f"{side} link", "want": want[side], "got": got})
+    side = "next" if want["next"] else "prev"
+    if want[side] and links[side]:
+        page.locator("a.right-next" if side == "next" else "a.left-prev").first.click()
+        page.wait_for_load_state("load")
+        arrived = urllib.parse.urlparse(page.url).path.lstrip("/")
+        if arrived != want[side]:
+            problems.append({"rule": f"following {side}", "want": want[side], "arrived": arrived})
+    return problems
+
+
+# Until the next commit fixes them, every themed page fails the rule (the mode ignores the
+# system's setting, two search boxes, "Back to top" over text).
+NAV_PAGES = [p if p.startswith("print/") else
+             pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="fixed in the next commit"))
+             for p in PAGES]
+
+
+@pytest.mark.parametrize("width_name", list(VIEWPORTS))
+@pytest.mark.parametrize("page_name", NAV_PAGES)
+def test_navigation(browser, server, page_name, width_name):
+    """5. navigation, one load per page and width, opened as by a reader whose system is in
+    dark mode and who never chose a mode: the page is dark; switched to light, it follows.
+    In each mode every sidebar toggle opens its panel (which comes into view) and closes it
+    again, search opens a field, and nothing fixed or sticky covers text on a scrolled page.
+    Last, prev/next lead to the neighbouring pages. The printable sheets (print/) have no
+    theme, no sidebars, no search and no colour modes: there only the load is checked."""
+    problems = []
+    with visiting(browser, f"{server}/{page_name}", server, VIEWPORTS[width_name], color_scheme="dark") as (page, visit):
+        themed = page.evaluate("!!document.getElementById('pst-primary-sidebar')")
+        for mode in ("dark", "light") if themed else ():
+            page.emulate_media(color_scheme=mode)
+            page.wait_for_timeout(50)
+            theme = page.evaluate("document.documentElement.dataset.theme")
+            if theme != mode:
+                problems.append({"rule": "follows the system", "system": mode, "page": theme})
+            problems += navigation_problems(page, page_name, width_name, mode)
+        problems += prev_next_problems(page, server, page_name)
+    assert visit.console_errors == [], f"{page_name}: {visit.console_errors}"
+    assert problems == [], f"{page_name} at {width_name}: {problems}"
