@@ -1,4 +1,7 @@
-/* Sidebar toggles that work at every width.
+/* The book's navigation: sidebar toggles that work at every width, the contents' highlight
+   in step with the reading, and table fades that hide no text.
+
+   Sidebar toggles.
    pydata-sphinx-theme 0.17 opens its sidebar dialogs from the first .primary-toggle and
    .secondary-toggle in the page only (document.querySelector), and that one is the hidden
    button of its own header; sphinx-book-theme's visible buttons in the article header get no
@@ -29,6 +32,9 @@
       if (dialog.childNodes.length) move(dialog, sidebar);   // unless the theme moved it back
       button.setAttribute("aria-expanded", "false");
       button.focus();
+      // focus shows the button's tooltip, which on a phone lay over the next button
+      var tip = window.bootstrap && window.bootstrap.Tooltip && window.bootstrap.Tooltip.getInstance(button);
+      if (tip) tip.hide();
     }, { once: true });
     button.setAttribute("aria-expanded", "true");
   }
@@ -73,6 +79,82 @@
     }
   }
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUp);
-  else setUp();
+  /* The contents' highlight follows the section being read: the last heading above a line a
+     quarter of the way down the text's window (below the sticky article header), or the
+     last heading in view at the foot of the page. The theme's IntersectionObserver marks a
+     heading only when it crosses the top 30 % of the window (measured from a top bar that
+     is not sticky here), keeps the old mark while a long section is read, and on the way
+     back up keeps the later one: the highlight lagged sections behind. The theme still
+     runs; whatever it marks is corrected at once (a MutationObserver). */
+  function setUpContents() {
+    var toc = document.getElementById("pst-page-toc-nav");
+    if (!toc) return;
+    var links = Array.from(toc.querySelectorAll("a[href^='#']"));
+    var pairs = links.map(function (a) {
+      var target = document.getElementById(decodeURIComponent(a.hash.slice(1)));
+      var heading = target && (target.matches("h1,h2,h3,h4,h5,h6") ? target : target.querySelector("h1,h2,h3,h4,h5,h6"));
+      return heading ? { link: a, heading: heading } : null;
+    }).filter(Boolean);
+    if (!pairs.length) return;
+    var entries = Array.from(toc.querySelectorAll(".toc-entry"));
+    var current = null, busy = false;
+
+    function reading() {
+      var bar = document.querySelector(".bd-header-article");
+      var top = bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+      var line = top + (window.innerHeight - top) * 0.25;
+      var atEnd = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2;
+      var found = pairs[0];
+      pairs.forEach(function (p) {
+        var y = p.heading.getBoundingClientRect().top;
+        if (y <= line || (atEnd && y < window.innerHeight)) found = p;
+      });
+      return found.link;
+    }
+
+    function mark() {
+      var link = reading();
+      var right = link.classList.contains("active") &&
+                  links.every(function (a) { return a === link || !a.classList.contains("active"); });
+      if (right && link === current) return;
+      busy = true;
+      links.forEach(function (a) {
+        a.classList.toggle("active", a === link);
+        if (a === link) a.setAttribute("aria-current", "true"); else a.removeAttribute("aria-current");
+      });
+      entries.forEach(function (e) { e.classList.toggle("active", e.contains(link)); });
+      current = link;
+      busy = false;
+    }
+
+    var queued = false;
+    window.addEventListener("scroll", function () {
+      if (queued) return;
+      queued = true;
+      requestAnimationFrame(function () { queued = false; mark(); });
+    }, { passive: true });
+    window.addEventListener("resize", mark);
+    new MutationObserver(function () { if (!busy) mark(); })
+      .observe(toc, { subtree: true, attributes: true, attributeFilter: ["class"] });
+    mark();
+  }
+
+  /* A table or formula that scrolls sideways fades at its cut edge (book.css); the fade is
+     at most as wide as the scroller can scroll, so no text stays under it at either end. */
+  function setFades() {
+    document.querySelectorAll(".pst-scrollable-table-container, div.math").forEach(function (e) {
+      var room = e.scrollWidth - e.clientWidth;
+      if (room > 0) e.style.setProperty("--asb-fade", "min(3rem, " + room + "px)");
+      else e.style.removeProperty("--asb-fade");
+    });
+  }
+
+  function start() {
+    setUp();
+    setUpContents();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+  window.addEventListener("load", setFades);
+  window.addEventListener("resize", setFades);
 })();

@@ -531,12 +531,13 @@ def _scroll_to_a_readout(page) -> None:
     does, which is when the theme shows its "Back to top" button; a readout ends up at the
     top of the window, under the article's header, where that button appears."""
     page.evaluate("""async () => {
-      const wait = () => new Promise(r => setTimeout(r, 150));
+      const wait = () => new Promise(r => setTimeout(r, 100));
       const target = document.querySelector('.asb-readout, article.bd-article table, article.bd-article p:nth-of-type(3)');
       const y = target ? target.getBoundingClientRect().top + scrollY - 70 : document.body.scrollHeight / 2;
-      scrollTo(0, y + 400); await wait(); scrollTo(0, y + 200); await wait(); scrollTo(0, y); await wait();
+      const go = t => scrollTo({top: t, behavior: 'instant'});
+      go(y + 400); await wait(); go(y + 200); await wait(); go(y); await wait();
     }""")
-    page.wait_for_timeout(350)
+    page.wait_for_timeout(150)
 
 
 def _click(page, locator) -> bool:
@@ -549,6 +550,17 @@ def _click(page, locator) -> bool:
         return False
     page.mouse.move(1, page.viewport_size["height"] - 1)
     return True
+
+
+def _wait_panel(page, kind: str, shown: bool, timeout: float = 3000) -> None:
+    """Until the panel is shown (or not), for at most ``timeout`` ms: the sidebar slides and
+    fades over 0.25 s."""
+    from playwright.sync_api import Error
+    try:
+        page.wait_for_function(f"([kind, shown]) => ({PANEL_JS})(kind).open === shown", arg=[kind, shown],
+                               timeout=timeout, polling=50)
+    except Error:
+        pass  # the caller reports the state it finds
 
 
 def navigation_problems(page, page_name: str, width_name: str, mode: str) -> list[dict]:
@@ -569,7 +581,7 @@ def navigation_problems(page, page_name: str, width_name: str, mode: str) -> lis
             if not _click(page, toggles[0]):
                 problems.append({"rule": f"{kind} toggle", "why": "cannot be clicked", "mode": mode})
                 continue
-            page.wait_for_timeout(400)
+            _wait_panel(page, kind, not before)
             after = panel()
             if after["open"] == before:
                 problems.append({"rule": f"{kind} toggle", "why": "a click changed nothing", "mode": mode})
@@ -578,7 +590,7 @@ def navigation_problems(page, page_name: str, width_name: str, mode: str) -> lis
                 page.keyboard.press("Escape")
             else:
                 _click(page, toggles[0])
-            page.wait_for_timeout(400)
+            _wait_panel(page, kind, before)
             if panel()["open"] != before:
                 problems.append({"rule": f"{kind} toggle", "why": "did not close again", "mode": mode})
     # search: exactly one search control in sight, and it opens a search field
@@ -588,15 +600,18 @@ def navigation_problems(page, page_name: str, width_name: str, mode: str) -> lis
     buttons = [b for b in page.locator(".search-button__button").all() if b.is_visible()]
     if buttons:
         clicked = _click(page, buttons[0])
-        page.wait_for_timeout(200)
         # on search.html the button focuses the page's own search field
-        field = page.evaluate("""() => [...document.querySelectorAll('input[name=q]')].some(i =>
+        field = """() => [...document.querySelectorAll('input[name=q]')].some(i =>
             i.getClientRects().length && getComputedStyle(i).visibility === 'visible' &&
-            (i.closest('dialog[open]') || document.activeElement === i))""")
-        if not (clicked and field):
+            (i.closest('dialog[open]') || document.activeElement === i))"""
+        try:
+            page.wait_for_function(field, timeout=1000, polling=50)
+        except Exception:  # noqa: BLE001 - reported below
+            pass
+        if not (clicked and page.evaluate(field)):
             problems.append({"rule": "search", "why": "the search button shows no search field", "mode": mode})
         page.keyboard.press("Escape")
-        page.wait_for_timeout(150)
+        page.wait_for_function("() => !document.querySelector('#pst-search-dialog[open]')", timeout=1000, polling=50)
     _scroll_to_a_readout(page)
     problems += [dict(p, mode=mode) for p in page.evaluate(OVERLAP_JS, CONTENT)]
     page.evaluate("scrollTo(0, 0)")
@@ -628,15 +643,8 @@ def prev_next_problems(page, server: str, page_name: str) -> list[dict]:
     return problems
 
 
-# Until the next commit fixes them, every themed page fails the rule (the mode ignores the
-# system's setting, two search boxes, "Back to top" over text).
-NAV_PAGES = [p if p.startswith("print/") else
-             pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="fixed in the next commit"))
-             for p in PAGES]
-
-
 @pytest.mark.parametrize("width_name", list(VIEWPORTS))
-@pytest.mark.parametrize("page_name", NAV_PAGES)
+@pytest.mark.parametrize("page_name", PAGES)
 def test_navigation(browser, server, page_name, width_name):
     """5. navigation, one load per page and width, opened as by a reader whose system is in
     dark mode and who never chose a mode: the page is dark; switched to light, it follows.
