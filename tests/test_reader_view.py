@@ -486,9 +486,19 @@ PANEL_JS = """(kind) => {
   return {open: !!(dialog && dialog.open && seen(dialog)) || seen(sidebar), dialog: !!(dialog && dialog.open)};
 }"""
 
+# A button in sight: its centre inside the window and inside every ancestor that clips (not
+# scrolled out of its sidebar).
 VISIBLE_BUTTONS_JS = """(selector) => [...document.querySelectorAll(selector)].filter(e => {
   const r = e.getBoundingClientRect(), cs = getComputedStyle(e);
-  return r.width > 0 && r.height > 0 && cs.visibility === 'visible' && r.right > 0 && r.left < innerWidth;
+  if (!(r.width > 0 && r.height > 0 && cs.visibility === 'visible')) return false;
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (x < 0 || x > innerWidth || y < 0 || y > innerHeight) return false;
+  for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+    const q = a.getBoundingClientRect(), s = getComputedStyle(a);
+    if (s.overflowY !== 'visible' && (y < q.top || y > q.bottom)) return false;
+    if (s.overflowX !== 'visible' && (x < q.left || x > q.right)) return false;
+  }
+  return true;
 }).length"""
 
 # Fixed or sticky things over text the reader sees: every fixed or sticky element's box
