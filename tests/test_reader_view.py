@@ -25,8 +25,8 @@ The four rules:
 4. dark mode: every figure and player looks the same in dark mode as in light mode (pixel
    for pixel, up to antialiasing), and axe-core finds no colour-contrast violation (at 1280).
 
-A fifth rule, navigation, has a load of its own per page and width (test_navigation), in a
-browser whose system setting is dark and with no mode chosen: the page follows the system's
+A fifth rule, navigation, runs in the same visit (test_page_served), opened in a browser whose
+system setting is dark and with no mode chosen: the page follows the system's
 setting (dark, then light when the system switches); in each mode the sidebar (☰) and
 contents toggles open their panel (it comes into view) and close it again, the search
 button opens a search field and only one search control is in sight, and on a scrolled page
@@ -317,27 +317,42 @@ def test_page_served(browser, server, page_name, width_name):
     failed or external request, fonts and icons drawn, maths typeset, no raw TeX, no sideways
     overflow), then the four rules in light and in dark mode. At the laptop width also
     axe-core's full scan (nothing serious or critical outside the theme's own findings) and the
-    page's weight, and axe's colour-contrast check in dark mode. One load per page and width:
-    typesetting is most of a visit's time."""
+    page's weight, and axe's colour-contrast check in dark mode. Then rule 5, navigation: the
+    page is opened as by a reader whose system is dark and who never chose a mode, so it must
+    be dark, and light when the system turns light; in each mode the toggles, search and
+    "nothing fixed over text"; last, prev/next (which leaves the page). The printable sheets
+    (print/) have no theme, sidebars or modes: there only the load and rules 1-4 are checked.
+    One load per page and width: typesetting is most of a visit's time."""
     laptop = width_name == "laptop"
-    with visiting(browser, f"{server}/{page_name}", server, VIEWPORTS[width_name]) as (page, visit):
+    with visiting(browser, f"{server}/{page_name}", server, VIEWPORTS[width_name], color_scheme="dark") as (page, visit):
         state = page_state(page)
+        themed = page.evaluate("!!document.getElementById('pst-primary-sidebar')")
+        navigation = follows_system_problems(page) if themed else []
         _set_mode(page, "light")
         light, light_shots = reader_problems(page, width_name)
         _full_page_shot(page, page_name, width_name, "light")
         axe = [v for v in axe_violations(page) if not _is_theme_finding(v)] if laptop else []
+        if themed:
+            navigation += navigation_problems(page, page_name, width_name, "light")
         _set_mode(page, "dark")
         dark, dark_shots = reader_problems(page, width_name)
         dark += dark_mode_problems(light_shots, dark_shots)
         if laptop:  # colours are the same at both widths; axe takes seconds a page
             dark += contrast_problems(page)
         _full_page_shot(page, page_name, width_name, "dark")
+        if themed:
+            navigation += navigation_problems(page, page_name, width_name, "dark")
+        # following a link aborts what this page still loads; the next page has its own test
+        failed_here = list(visit.failed)
+        navigation += prev_next_problems(page, server, page_name)
+        visit.failed[:] = failed_here
     _check(visit, state, page_name)
     if laptop:
         assert 0 < state["weight"] <= PAGE_WEIGHT_BUDGET, f"{page_name} loads {state['weight']} bytes"
     assert axe == [], f"{page_name}: {axe}"
     assert light == [], f"{page_name} at {width_name}, light: {light}"
     assert dark == [], f"{page_name} at {width_name}, dark: {dark}"
+    assert navigation == [], f"{page_name} at {width_name}, navigation: {navigation}"
 
 
 @pytest.mark.parametrize("page_name", PAGES)
@@ -653,25 +668,14 @@ def prev_next_problems(page, server: str, page_name: str) -> list[dict]:
     return problems
 
 
-@pytest.mark.parametrize("width_name", list(VIEWPORTS))
-@pytest.mark.parametrize("page_name", PAGES)
-def test_navigation(browser, server, page_name, width_name):
-    """5. navigation, one load per page and width, opened as by a reader whose system is in
-    dark mode and who never chose a mode: the page is dark; switched to light, it follows.
-    In each mode every sidebar toggle opens its panel (which comes into view) and closes it
-    again, search opens a field, and nothing fixed or sticky covers text on a scrolled page.
-    Last, prev/next lead to the neighbouring pages. The printable sheets (print/) have no
-    theme, no sidebars, no search and no colour modes: there only the load is checked."""
+def follows_system_problems(page) -> list[dict]:
+    """A reader who never chose a mode sees the system's: the page opened under a dark system
+    setting is dark, and turns light when the system does."""
     problems = []
-    with visiting(browser, f"{server}/{page_name}", server, VIEWPORTS[width_name], color_scheme="dark") as (page, visit):
-        themed = page.evaluate("!!document.getElementById('pst-primary-sidebar')")
-        for mode in ("dark", "light") if themed else ():
-            page.emulate_media(color_scheme=mode)
-            page.wait_for_timeout(50)
-            theme = page.evaluate("document.documentElement.dataset.theme")
-            if theme != mode:
-                problems.append({"rule": "follows the system", "system": mode, "page": theme})
-            problems += navigation_problems(page, page_name, width_name, mode)
-        problems += prev_next_problems(page, server, page_name)
-    assert visit.console_errors == [], f"{page_name}: {visit.console_errors}"
-    assert problems == [], f"{page_name} at {width_name}: {problems}"
+    for mode in ("dark", "light"):
+        page.emulate_media(color_scheme=mode)
+        page.wait_for_timeout(50)
+        theme = page.evaluate("document.documentElement.dataset.theme")
+        if theme != mode:
+            problems.append({"rule": "follows the system", "system": mode, "page": theme})
+    return problems
