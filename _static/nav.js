@@ -71,6 +71,18 @@
         });
       });
     });
+    // Escape closes an open sidebar dialog wherever the focus is (a click on the page can
+    // take it out of the dialog, and then the dialog's own listener never hears the key)
+    if (!document.documentElement.dataset.asbNavEscape) {
+      document.documentElement.dataset.asbNavEscape = "1";
+      document.addEventListener("keydown", function (event) {
+        if (event.key !== "Escape") return;
+        ["primary", "secondary"].forEach(function (kind) {
+          var dialog = document.getElementById("pst-" + kind + "-sidebar-modal");
+          if (dialog && dialog.open) { event.preventDefault(); dialog.close(); }
+        });
+      });
+    }
     // a collapsed sidebar on a wide screen says so on its toggle
     if (sidebar) {
       document.querySelectorAll(".primary-toggle").forEach(function (b) {

@@ -577,7 +577,7 @@ def _click(page, locator) -> bool:
     return True
 
 
-def _wait_panel(page, kind: str, shown: bool, timeout: float = 3000) -> None:
+def _wait_panel(page, kind: str, shown: bool, timeout: float = 5000) -> None:
     """Until the panel is shown (or not), for at most ``timeout`` ms: the sidebar slides and
     fades over 0.25 s."""
     from playwright.sync_api import Error
@@ -617,7 +617,8 @@ def navigation_problems(page, page_name: str, width_name: str, mode: str) -> lis
                 _click(page, toggles[0])
             _wait_panel(page, kind, before)
             if panel()["open"] != before:
-                problems.append({"rule": f"{kind} toggle", "why": "did not close again", "mode": mode})
+                problems.append({"rule": f"{kind} toggle", "why": "did not close again", "mode": mode,
+                                 "panel": panel(), "focus": page.evaluate("document.activeElement.outerHTML.slice(0, 80)")})
     # search: exactly one search control in sight, and it opens a search field
     shown = page.evaluate(VISIBLE_BUTTONS_JS, ".search-button__button")
     if shown != 1 and not page_name.endswith("search.html"):
@@ -674,7 +675,11 @@ def follows_system_problems(page) -> list[dict]:
     problems = []
     for mode in ("dark", "light"):
         page.emulate_media(color_scheme=mode)
-        page.wait_for_timeout(50)
+        try:  # the theme follows on the media query's change event
+            page.wait_for_function("(mode) => document.documentElement.dataset.theme === mode", arg=mode,
+                                   timeout=2000, polling=50)
+        except Exception:  # noqa: BLE001 - reported below
+            pass
         theme = page.evaluate("document.documentElement.dataset.theme")
         if theme != mode:
             problems.append({"rule": "follows the system", "system": mode, "page": theme})
