@@ -10,6 +10,7 @@ import pytest
 from attention_scaling import central_difference, softmax, softmax_jacobian
 from attention_scaling.figures import overflow_fraction_figure, png_bytes, softmax_error_figure
 from attention_scaling.stability import (
+    naive_row_failure_rate, naive_row_failures,
     exact_log_softmax,
     exact_logsumexp,
     log_softmax,
@@ -482,3 +483,40 @@ def test_overflow_fraction_exact_law_rows_and_spread():
     for bad in (1, -1, 2.5):
         with pytest.raises(ValueError, match=r"^repeats\b"):
             overflow_fraction([16], repeats=bad)
+
+
+def test_naive_row_failures_counts_a_term_a_sum_and_an_underflow():
+    rows = np.array([[12.0, 3.0, 0.0],      # e^12 overflows float16: NaN
+                     [10.5, 10.5, 0.0],     # each e^10.5 = 36320 is finite, the sum is not
+                     [-2e1, -2e1, -2e1],    # e^-20 underflows float16 to 0: 0/0
+                     [2.0, 1.0, 0.0]], dtype=np.float16)
+    assert naive_row_failures(rows).tolist() == [True, True, True, False]
+    assert naive_row_failures(rows.T, axis=0).tolist() == [True, True, True, False]
+    assert naive_row_failures(rows.astype(np.float64)).tolist() == [False, False, False, False]
+    assert naive_row_failures(np.zeros((2, 3, 4))).shape == (2, 3)
+    with pytest.raises(ValueError, match="z"):
+        naive_row_failures([1.0, np.nan])
+
+
+def test_naive_row_failure_rate_against_rows_drawn_by_hand():
+    share, se = naive_row_failure_rate(16, n_keys=256, n_rows=1500, seed=7)
+    rng = np.random.default_rng(7)
+    broken = 0
+    for rows in (1000, 500):  # the function's blocks: queries, then keys
+        q = rng.standard_normal((rows, 16))
+        k = rng.standard_normal((rows, 256, 16))
+        z = np.einsum("rd,rkd->rk", q, k).astype(np.float16)
+        with np.errstate(over="ignore", invalid="ignore"):
+            e = np.exp(z)
+            p = e / e.sum(axis=1, keepdims=True)
+        broken += int((~np.isfinite(p).all(axis=1) | (p.astype(float).sum(axis=1) < 0.5)).sum())
+    assert share == broken / 1500
+    assert se == pytest.approx(math.sqrt(share * (1 - share) / 1500))
+    # more rows break than have a score above ln(65504): the sums overflow too
+    assert 0.55 < share < 0.72
+    assert naive_row_failure_rate(16, n_rows=500, scaled=True, seed=7) == (0.0, 0.0)
+    assert naive_row_failure_rate(16, n_rows=200, dtype=np.float64, seed=7) == (0.0, 0.0)
+    for name, kwargs in (("d_k", {"d_k": 0}), ("n_keys", {"n_keys": 0}), ("n_rows", {"n_rows": 0}),
+                         ("magnitude", {"magnitude": -1.0}), ("seed", {"seed": -1})):
+        with pytest.raises(ValueError, match=name):
+            naive_row_failure_rate(**{"d_k": 16, **kwargs})

@@ -75,6 +75,73 @@ def naive_softmax(z, axis: int = -1) -> np.ndarray:
         return e / e.sum(axis=ax, keepdims=True)
 
 
+def naive_row_failures(z, axis: int = -1) -> np.ndarray:
+    r"""Which rows the naive softmax breaks, in the input's precision.
+
+    A row is broken when :func:`naive_softmax` does not return weights that sum to 1: an
+    :math:`e^{z_i}` overflows (its weight is NaN), the sum of finite terms overflows
+    (every weight is 0), or every term underflows (:math:`0/0`).
+
+    Parameters
+    ----------
+    z : array_like, shape ``(..., k, ...)``
+        Scores in float16, float32 or float64, as for :func:`naive_softmax`.
+    axis : int
+        The axis of a row (default: last).
+
+    Returns
+    -------
+    ndarray of bool
+        The shape of ``z`` without ``axis``: True where the row is broken.
+    """
+    arr = v.real_array(z, "z", allow_neg_inf=True)
+    ax = v.axis_index(axis, arr.ndim)
+    p = naive_softmax(arr, axis=ax)
+    finite = np.isfinite(p).all(axis=ax)
+    with np.errstate(invalid="ignore"):
+        total = p.astype(np.float64).sum(axis=ax)
+    return ~(finite & (total > 0.5))
+
+
+def naive_row_failure_rate(d_k, n_keys: int = 256, n_rows: int = 20_000, dtype=np.float16,
+                           magnitude: float = 1.0, scaled: bool = False, seed: int = 0):
+    r"""Share of independent attention rows that the naive softmax breaks, with its standard error.
+
+    Each row is a fresh query against ``n_keys`` fresh keys, all with i.i.d.
+    :math:`\mathcal N(0, m^2)` components (``np.random.default_rng(seed)``, drawn in
+    blocks of at most 1000 rows: the queries, then the keys). The scores
+    :math:`q\cdot k` (divided by :math:`\sqrt{d_k}` if ``scaled``) are formed in float64,
+    rounded to ``dtype`` and put through :func:`naive_softmax`; a row counts as broken as
+    in :func:`naive_row_failures`, so a row whose sum overflows with no single term
+    overflowing counts too. The rows are independent, so the standard error is the
+    binomial :math:`\sqrt{p(1-p)/n}`.
+
+    Returns
+    -------
+    tuple of float
+        ``(share, standard error)``.
+    """
+    d = v.positive_int(d_k, "d_k")
+    n_keys = v.positive_int(n_keys, "n_keys")
+    n_rows = v.positive_int(n_rows, "n_rows")
+    dt = _float_dtype(dtype)
+    m = v.positive_real(magnitude, "magnitude")
+    seed = v.positive_int(seed, "seed", minimum=0)
+    rng = np.random.default_rng(seed)
+    broken = 0
+    for start in range(0, n_rows, 1000):
+        rows = min(1000, n_rows - start)
+        q = m * rng.standard_normal((rows, d))
+        k = m * rng.standard_normal((rows, n_keys, d))
+        z = np.einsum("rd,rkd->rk", q, k)
+        if scaled:
+            z = z / math.sqrt(d)
+        with np.errstate(over="ignore"):
+            broken += int(naive_row_failures(z.astype(dt)).sum())
+    share = broken / n_rows
+    return share, math.sqrt(share * (1 - share) / n_rows)
+
+
 def overflow_threshold(dtype, n: int = 1) -> float:
     r"""The score above which :math:`n` equal terms :math:`e^z` overflow: :math:`\ln(\text{max}) - \ln n`.
 
