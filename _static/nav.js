@@ -118,6 +118,7 @@
       var atEnd = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2;
       var found = pairs[0];
       pairs.forEach(function (p) {
+        if (!p.heading.getClientRects().length) return;   // inside a closed fold
         var y = p.heading.getBoundingClientRect().top;
         if (y <= line || (atEnd && y < window.innerHeight)) found = p;
       });
@@ -161,9 +162,34 @@
     });
   }
 
+  /* "Going deeper" folds (folds.py) open by themselves when the reader is sent inside one:
+     the address's #anchor on load, a link or the contents clicked, and before printing. */
+  function openFoldsAround(id) {
+    var target = id && document.getElementById(id);
+    for (var e = target; e; e = e.parentElement) {
+      if (e.matches && e.matches("details.asb-deeper")) e.open = true;
+    }
+  }
+
+  function setUpFolds() {
+    if (!document.querySelector("details.asb-deeper")) return;
+    var fromHash = function () { openFoldsAround(decodeURIComponent(location.hash.slice(1))); };
+    fromHash();
+    window.addEventListener("hashchange", fromHash);
+    document.addEventListener("click", function (event) {
+      var a = event.target.closest && event.target.closest("a[href*='#']");
+      if (!a || a.pathname !== location.pathname) return;
+      openFoldsAround(decodeURIComponent(a.hash.slice(1)));
+    }, true);
+    window.addEventListener("beforeprint", function () {
+      document.querySelectorAll("details.asb-deeper").forEach(function (d) { d.open = true; });
+    });
+  }
+
   function start() {
     setUp();
     setUpContents();
+    setUpFolds();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

@@ -513,6 +513,13 @@ def build_notebook(doctree, docname: str, source_nb, *, fignumbers=None, link=No
             if type(child).__name__ == "HideCodeCellNode":
                 walk(child, level)
                 continue
+            if type(child).__name__ == "deeper":  # a fold of the page (folds.py): its cells stay in order
+                flush_prose()
+                from .folds import DEEPER_LABEL
+
+                prose.append(f"**{_escape(DEEPER_LABEL + child['title'])}**")
+                walk(child, level)
+                continue
             inner = sorted(c["cell_index"] for c in child.findall(_is_cell)) \
                 if isinstance(child, nodes.Element) and not isinstance(child, nodes.section) else []
             if inner:
