@@ -227,3 +227,28 @@ def test_masked_softmax_backward_keeps_saturated_gradients(z, g):
         # a subnormal weight holds only to half a unit of 2**-1074, times a difference of g
         atol = ATOL * (1 + float(np.ptp(g)))
         assert err <= RTOL * abs(exact[i]) + 8 * n * EPS * cond[i] + atol, (i, out, exact)
+
+
+# --- the saturated corners of weight_measures, context and dot_law (issue 27, part 2) ------------
+
+from attention_scaling import weight_measures  # noqa: E402
+
+
+def test_weight_measures_largest_gradient_is_the_saturated_weights():
+    """softmax([40, 0, 0]): the largest P(1-P) is P1 (P2 + P3) = 8.497e-18, not 4.248e-18 (1 - P1 subtracted)."""
+    z = np.array([40.0, 0.0, 0.0])
+    with mpmath.workdps(60):
+        pe = exact_softmax(z)
+        assert_close(weight_measures(softmax(z))["largest P(1-P)"], pe[0] * (pe[1] + pe[2]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(scores)
+def test_weight_measures_are_exact_to_1e12(z):
+    out = weight_measures(softmax(z))
+    with mpmath.workdps(_dps(z)):
+        pe = exact_softmax(z)
+        assert_close(out["max weight"], max(pe), what="max weight")
+        assert_close(out["largest P(1-P)"], max(x * (1 - x) for x in pe), what="largest P(1-P)")
+        assert_close(out["entropy"], -mpmath.fsum(x * mpmath.log(x) for x in pe if x > 0), atol=746 * ATOL,
+                     what="entropy")
