@@ -231,7 +231,8 @@ def test_masked_softmax_backward_keeps_saturated_gradients(z, g):
 
 # --- the saturated corners of weight_measures, context and dot_law (issue 27, part 2) ------------
 
-from attention_scaling import weight_measures  # noqa: E402
+from attention_scaling import dot_law, weight_measures  # noqa: E402
+import exact_laws  # noqa: E402
 
 
 def test_weight_measures_largest_gradient_is_the_saturated_weights():
@@ -252,3 +253,86 @@ def test_weight_measures_are_exact_to_1e12(z):
         assert_close(out["largest P(1-P)"], max(x * (1 - x) for x in pe), what="largest P(1-P)")
         assert_close(out["entropy"], -mpmath.fsum(x * mpmath.log(x) for x in pe if x > 0), atol=746 * ATOL,
                      what="entropy")
+
+
+# the reviewer's points: (d_k, t), relative errors 8e-8, 4.5e-7, 4 %, 18 % and 85 % on main
+DEEP_ODD = [(1, 303.0), (3, 305.0), (63, 238.0), (511, 367.8), (511, 700.0)]
+
+
+@pytest.mark.parametrize("d, t", DEEP_ODD)
+def test_dot_tail_odd_dimension_deep_in_the_tail(d, t):
+    """Below 1e-40 the quadrature used to stop at once (mpmath's error estimate is absolute)."""
+    exact = exact_laws.tail(t, d)
+    assert exact < 1e-40
+    assert_close(dot_law.dot_tail(t, d), exact, what="auto")
+    assert_close(dot_law.dot_tail(t, d, method="quad"), exact, what="quad")
+    assert_close(dot_law.dot_tail(-t, d), 1 - exact, what="left tail")
+
+
+@pytest.mark.parametrize("d, t", [(64, 240.0), (2, 700.0), (16, 650.0), (128, 420.0)])
+def test_dot_tail_quad_agrees_with_the_closed_form_deep_in_the_tail(d, t):
+    """method="quad" at d_k = 64, t = 240 was off by 4.4 %; the closed form is right to 1e-306."""
+    exact = exact_laws.tail(t, d)
+    assert_close(dot_law.dot_tail(t, d), exact, what="closed")
+    assert_close(dot_law.dot_tail(t, d, method="quad"), exact, what="quad")
+
+
+@pytest.mark.parametrize("d, t", [(63, 830.0), (127, 905.0)])
+def test_dot_tail_underflow_is_a_subnormal_or_zero(d, t):
+    """Beyond float64's normal range the result is the subnormal mpmath rounds to, and 0.0 far below 2**-1075."""
+    exact = exact_laws.tail(t, d)
+    assert 2.0**-1075 < exact < 2.0**-1022
+    assert_close(dot_law.dot_tail(t, d), exact)
+    assert dot_law.dot_tail(t + 60, d) == 0.0
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from([1, 2, 3, 5, 8, 17, 32, 65]), st.floats(90.0, 740.0), st.sampled_from([1.0, 0.8, 1.3]),
+       st.booleans())
+def test_dot_tail_is_exact_to_1e12_down_to_the_underflow(d, y, m, scaled):
+    """Thresholds y on q.k/m^2 from 90 (tails of 1e-40 to 1e-30) to 740 (subnormal), odd and even d_k,
+    both methods. Closer in, test_dot_law checks against the mixture at 50 digits."""
+    t = y * m * m / (math.sqrt(d) if scaled else 1.0)
+    with mpmath.workdps(50):
+        exact = exact_laws.tail(exact_laws.threshold(t, d, m, scaled), d)
+    assert_close(dot_law.dot_tail(t, d, magnitude=m, scaled=scaled), exact, what="auto")
+    assert_close(dot_law.dot_tail(t, d, magnitude=m, scaled=scaled, method="quad"), exact, what="quad")
+
+
+def test_row_failure_deep_tail_is_n_times_the_tail():
+    """row_failure(300, 2, 256) gave 2.7e-149 on main. For d_k = 2 one score's tail is e^-300/2, and
+    256 e^-300/2 = 6.59e-129 bounds the row from above; Bonferroni bounds it from below by
+    C(256, 2) P(two scores of a row) less. With Phi_bar(x)^2 <= e^(-x^2)/4 and R ~ Exp(mean 2),
+    P(two) <= E[e^(-s^2/R)]/4 = sqrt(2) s K_1(sqrt(2) s)/4, below 1e-50 of the row."""
+    t, d, n = 300.0, 2, 256
+    with mpmath.workdps(60):
+        s = mpmath.mpf(t)
+        one = mpmath.exp(-s) / 2
+        two = mpmath.sqrt(2) * s * mpmath.besselk(1, mpmath.sqrt(2) * s) / 4
+        assert n * (n - 1) / 2 * two < 1e-50 * n * one
+        assert_close(dot_law.row_failure(t, d, n), n * one)
+
+
+@pytest.mark.parametrize("t, d, n, m, scaled", [
+    (300.0, 2, 256, 1.0, False), (238.0, 63, 8, 1.0, False), (40.0, 64, 256, 1.0, True),
+    pytest.param(300.0, 64, 10**150, 1.0, False, id="n=1e150"),  # n P(score) ~ 1e71: fails where |q| is large
+    (500.0, 1, 3, 1.2, False),
+])
+def test_row_failure_is_exact_to_1e12_in_the_tail(t, d, n, m, scaled):
+    got = dot_law.row_failure(t, d, n, magnitude=m, scaled=scaled)
+    exact = exact_laws.by_norm(t, d, "row", n=n, magnitude=m, scaled=scaled)
+    assert_close(got, exact)
+
+
+@pytest.mark.parametrize("t, d, nq, nk", [(238.0, 63, 16, 32), (303.0, 1, 4, 4),
+                                          (100.0, 16, 10**20, 10**20), (150.0, 2, 10**30, 10**30)])
+def test_score_fraction_se_is_exact_to_1e12_in_the_tail(t, d, nq, nk):
+    """Odd d_k (one score's tail by quadrature too), and even d_k with samples so large that the
+    covariance of scores sharing a query, E[Phi_bar^2] - p^2 (2.9e-54 at t = 100, d_k = 16), dominates:
+    it was integrated below mpmath's absolute epsilon (a factor 8 off there on main)."""
+    got = dot_law.score_fraction_se(t, d, nq, nk)
+    with mpmath.workdps(60):
+        p = exact_laws.tail(t, d, dps=60)
+        two = exact_laws.by_norm(t, d, "square", digits=60)
+        exact = mpmath.sqrt((p * (1 - p) + (nq + nk - 2) * (two - p * p)) / (nq * nk))
+    assert_close(got, exact)

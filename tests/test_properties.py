@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, arrays
 
 import attention_scaling as pkg
-from attention_scaling import central_difference, softmax, softmax_jacobian
+from attention_scaling import central_difference, dot_law, softmax, softmax_jacobian
 from attention_scaling.attention import attention_backward, attention_forward, gradients_by_dimension
 from attention_scaling.normalization import aligned_dot_products, attention_scores, l2_normalize, layer_norm
 from attention_scaling.stability import masked_softmax_backward
@@ -304,3 +304,18 @@ NUMPY_SCALARS = [
 @pytest.mark.parametrize("python_call, numpy_call", NUMPY_SCALARS)
 def test_numpy_scalars_are_accepted_like_python_ones(python_call, numpy_call):
     np.testing.assert_array_equal(numpy_call(), python_call())
+
+
+# --- dot_law in the far tail (issue 27, part 2) ----------------------------------------------------
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from([2, 4, 16, 64, 128]), st.floats(60.0, 700.0), st.booleans())
+def test_dot_tail_quadrature_equals_the_closed_form_deep_in_the_tail(d, y, scaled):
+    """Two exact routes, far below mpmath's absolute epsilon of 1e-40: the finite sum (even d_k)
+    and the mixture over the query's norm (method="quad", as odd d_k use). With one key a row
+    fails exactly when its score does, so row_failure(t, d, 1) is the same number again."""
+    t = y / np.sqrt(d) if scaled else y
+    closed = dot_law.dot_tail(t, d, scaled=scaled)
+    assert closed > 0
+    np.testing.assert_allclose(dot_law.dot_tail(t, d, scaled=scaled, method="quad"), closed, rtol=1e-12)
+    np.testing.assert_allclose(dot_law.row_failure(t, d, 1, scaled=scaled), closed, rtol=1e-12)
