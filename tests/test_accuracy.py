@@ -336,3 +336,47 @@ def test_score_fraction_se_is_exact_to_1e12_in_the_tail(t, d, nq, nk):
         two = exact_laws.by_norm(t, d, "square", digits=60)
         exact = mpmath.sqrt((p * (1 - p) + (nq + nk - 2) * (two - p * p)) / (nq * nk))
     assert_close(got, exact)
+
+
+# --- context -------------------------------------------------------------------------------------
+
+from attention_scaling import context as cx  # noqa: E402
+
+
+def _exact_soft_cap(z, c):
+    return mpmath.mpf(c) * mpmath.tanh(mpmath.mpf(z) / mpmath.mpf(c))
+
+
+# the reported cases of context: (what, computed, exact at 60 digits)
+REPORTED_CONTEXT = [
+    ("soft_cap(1e-10, cap=1e308)", lambda: cx.soft_cap(1e-10, cap=1e308), lambda: _exact_soft_cap(1e-10, 1e308)),
+    ("soft_cap(1e-300, cap=1e300)", lambda: cx.soft_cap(1e-300, cap=1e300), lambda: _exact_soft_cap(1e-300, 1e300)),
+    ("soft_cap_slope(1e308, cap=0.5)", lambda: cx.soft_cap_slope(1e308, cap=0.5), lambda: mpmath.mpf(0)),
+    ("soft_cap(1e308, cap=1e-300)", lambda: cx.soft_cap(1e308, cap=1e-300), lambda: mpmath.mpf(1e-300)),
+]
+
+
+@pytest.mark.parametrize("what, computed, exact", REPORTED_CONTEXT, ids=[r[0] for r in REPORTED_CONTEXT])
+def test_the_reported_context_cases(what, computed, exact):
+    """Soft caps of tiny scores under huge caps (z/c subnormal) and of huge ones under tiny caps (z/c
+    beyond float64, without a warning)."""
+    with np.errstate(over="raise", under="ignore", invalid="raise"):
+        got = computed()
+    with mpmath.workdps(60):
+        assert_close(got, exact(), what=what)
+
+
+@settings(max_examples=300, deadline=None)
+@given(any_finite, st.floats(-320, 308).map(lambda e: 10.0**e).filter(lambda c: 0 < c < np.inf))
+@example(1e-10, 1e308)
+@example(-1e-300, 1e300)
+def test_soft_cap_and_its_slope_are_exact_to_1e12(z, cap):
+    """c tanh(z/c) and sech^2(z/c) at every scale of z and c, against the exact z/c of the float64
+    inputs. The slope is exp(-2|x|) of a rounded x = z/c: relative |x| eps (below 1e-13 until it
+    underflows), the problem's own condition."""
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        capped, slope = cx.soft_cap(z, cap), cx.soft_cap_slope(z, cap)
+    with mpmath.workdps(60):
+        x = mpmath.mpf(z) / mpmath.mpf(cap)
+        assert_close(capped, mpmath.mpf(cap) * mpmath.tanh(x), what="soft_cap")
+        assert_close(slope, mpmath.sech(x) ** 2 if abs(x) < 10**6 else 0, what="soft_cap_slope")

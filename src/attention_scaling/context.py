@@ -126,10 +126,19 @@ def log_n_factor(n, s: float = LOGN_S) -> float:
 
 
 def soft_cap(z, cap: float = CAP) -> np.ndarray:
-    r"""Tanh soft-capping :math:`c\tanh(z/c)`: close to ``z`` for small scores, never beyond ±c."""
+    r"""Tanh soft-capping :math:`c\tanh(z/c)`: close to ``z`` for small scores, never beyond ±c.
+
+    Where :math:`x = z/c` is below float64's smallest normal number the result is ``z`` itself
+    (:math:`c\tanh x = z(1 - x^2/3 + \dots)`, and :math:`x^2` is below 1e-615): :math:`c\tanh(z/c)`
+    would keep only the digits of a subnormal :math:`z/c`, or give 0 once it underflows
+    (``soft_cap(1e-300, cap=1e300)``). A :math:`z/c` beyond float64 is ±inf, whose tanh, ±1, is right.
+    """
     cap = v.positive_real(cap, "cap")
     z = v.real_array(z, "z", dtype=np.float64, min_ndim=0)
-    return cap * np.tanh(z / cap)
+    with np.errstate(over="ignore"):
+        x = z / cap
+    out = np.where(np.abs(x) < np.finfo(np.float64).tiny, z, cap * np.tanh(x))
+    return out[()] if out.ndim == 0 else out
 
 
 def soft_cap_slope(z, cap: float = CAP) -> np.ndarray:
@@ -137,7 +146,8 @@ def soft_cap_slope(z, cap: float = CAP) -> np.ndarray:
     :math:`4e^{-2|x|}/(1+e^{-2|x|})^2` so that it underflows to 0 smoothly instead of overflowing."""
     cap = v.positive_real(cap, "cap")
     z = v.real_array(z, "z", dtype=np.float64, min_ndim=0)
-    e = np.exp(-2.0 * np.abs(z / cap))
+    with np.errstate(over="ignore"):  # z/c beyond float64 is ±inf: e = 0, the slope 0
+        e = np.exp(-2.0 * np.abs(z / cap))
     return 4.0 * e / (1.0 + e) ** 2
 
 
