@@ -380,3 +380,36 @@ def test_soft_cap_and_its_slope_are_exact_to_1e12(z, cap):
         x = mpmath.mpf(z) / mpmath.mpf(cap)
         assert_close(capped, mpmath.mpf(cap) * mpmath.tanh(x), what="soft_cap")
         assert_close(slope, mpmath.sech(x) ** 2 if abs(x) < 10**6 else 0, what="soft_cap_slope")
+
+
+near_limit = st.lists(st.one_of(st.floats(-1.7e308, 1.7e308), st.floats(1e307, 1.7e308), st.floats(-50, 50)),
+                      min_size=2, max_size=6).map(np.array)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(scores, near_limit), st.sampled_from(cx.METHODS), st.sampled_from([cx.LOGN_S, 3.0, 1e-3]))
+@example(np.array([1e308, 0.0]), "log-n", 3.0)  # it gave [nan, nan] on main
+@example(np.array([-1e308, 1e308, 5.0]), "zero-logit", cx.LOGN_S)
+@example(np.array([-1e308, 1e308, 5.0]), "plain", cx.LOGN_S)
+def test_method_weights_are_exact_to_1e12_at_any_score(z, method, s):
+    """The weights of every method at scores up to float64's limit, saturated or not, against
+    mpmath's softmax of the method's exact logits (s·ln n·z with the float64 factor s·ln n)."""
+    with np.errstate(over="raise", invalid="raise"):
+        out = cx.method_weights(z, method, s=s)
+    with mpmath.workdps(_dps(z) + 10):
+        zs = [mpmath.mpf(float(x)) for x in z]
+        if method == "log-n":
+            logits = [mpmath.mpf(cx.log_n_factor(len(z), s)) * x for x in zs]
+        elif method == "soft-cap":
+            logits = [cx.CAP * mpmath.tanh(x / cx.CAP) for x in zs]
+        else:
+            logits = zs
+        top = max(logits + ([mpmath.mpf(0)] if method == "zero-logit" else []))
+        e = [mpmath.exp(x - top) for x in logits]
+        e0 = mpmath.exp(-top) if method == "zero-logit" else mpmath.mpf(0)
+        total = mpmath.fsum(e) + e0
+        p, sink = [x / total for x in e], e0 / total
+        assert_close(out["p"], p, what="p")
+        assert_close(out["sink"], sink, what="sink")
+        assert_close(out["needle"], p[0], what="needle")
+        assert_close(out["others"], mpmath.fsum(p[1:]) + sink, what="others")

@@ -160,7 +160,8 @@ def softmax_with_zero(z) -> tuple[np.ndarray, np.ndarray]:
     """
     z = v.real_array(z, "z", dtype=np.float64)
     top = np.maximum(z.max(axis=-1, keepdims=True), 0.0)
-    e, e0 = np.exp(z - top), np.exp(-top)
+    with np.errstate(over="ignore"):  # z - top below -1.8e308 is -inf, whose exp is the right 0
+        e, e0 = np.exp(z - top), np.exp(-top)
     total = e.sum(axis=-1, keepdims=True) + e0
     return e / total, (e0 / total)[..., 0]
 
@@ -183,10 +184,25 @@ def _transform(z: np.ndarray, n: int, method: str, s: float, cap: float) -> tupl
     """(logits, d logit / d score) of ``method`` for scores ``z`` among ``n`` keys."""
     if method == "log-n":
         f = log_n_factor(n, s)
-        return f * z, np.full_like(z, f)
+        with np.errstate(over="ignore"):  # a logit beyond float64 is ±inf; see _below_top
+            return f * z, np.full_like(z, f)
     if method == "soft-cap":
         return soft_cap(z, cap), soft_cap_slope(z, cap)
     return z, np.ones_like(z)
+
+
+def _below_top(z: np.ndarray, logits: np.ndarray, slope: np.ndarray) -> np.ndarray:
+    """The logits of the scores ``z`` minus the largest one, for a softmax.
+
+    Only "log-n" logits can leave float64 (plain ones are the scores, soft-capped ones lie
+    within ±c): then ``logits - logits.max()`` would hold inf - inf, and the differences are
+    formed from the scores instead, s·ln n·(z − max z) (``slope`` is the factor s·ln n). A
+    difference beyond float64 is -inf, whose exp is the right 0.
+    """
+    with np.errstate(over="ignore"):
+        if np.isfinite(logits).all():
+            return logits - logits.max()
+        return slope * (z - z.max())
 
 
 def _check_method(method) -> str:
@@ -204,6 +220,10 @@ def method_weights(z, method: str, s: float = LOGN_S, cap: float = CAP) -> dict:
     subtracted), ``"P(1-P)"`` (the needle's) and ``"gradient"``: the derivative of the
     needle's weight with respect to its own score, :math:`P(1-P)` times the slope of the
     method (s·ln n, sech²(z/c), or 1).
+
+    Scores up to float64's limit give the right weights: ``method_weights([1e308, 0],
+    "log-n", s=3)`` gives [1, 0]; only ``"logits"`` itself holds ±inf where s·ln n·z is
+    beyond float64.
     """
     z = v.real_array(z, "z", dtype=np.float64)
     if z.ndim != 1 or z.size < 2:
@@ -215,7 +235,7 @@ def method_weights(z, method: str, s: float = LOGN_S, cap: float = CAP) -> dict:
         p, sink = softmax_with_zero(logits)
         sink = float(sink)
     else:
-        e = np.exp(logits - logits.max())
+        e = np.exp(_below_top(z, logits, slope))
         p, sink = e / e.sum(), 0.0
     others = float(p[1:].sum() + sink)
     needle = float(p[0])
