@@ -353,13 +353,18 @@ REPORTED_CONTEXT = [
     ("soft_cap(1e-300, cap=1e300)", lambda: cx.soft_cap(1e-300, cap=1e300), lambda: _exact_soft_cap(1e-300, 1e300)),
     ("soft_cap_slope(1e308, cap=0.5)", lambda: cx.soft_cap_slope(1e308, cap=0.5), lambda: mpmath.mpf(0)),
     ("soft_cap(1e308, cap=1e-300)", lambda: cx.soft_cap(1e308, cap=1e-300), lambda: mpmath.mpf(1e-300)),
+    ("needle_weight(5, n=10**20)", lambda: cx.needle_weight(5, n=10**20),
+     lambda: 1 / (1 + (10**20 - 1) * mpmath.exp(-5))),
+    ("gap_for_weight(0.5, n=10**20)", lambda: cx.gap_for_weight(0.5, n=10**20), lambda: mpmath.log(10**20 - 1)),
+    ("log_n_factor(n=2**64)", lambda: cx.log_n_factor(n=2**64), lambda: mpmath.mpf(cx.LOGN_S) * mpmath.log(2**64)),
+    ("log_n_factor(n=10**400, s=1)", lambda: cx.log_n_factor(n=10**400, s=1.0), lambda: 400 * mpmath.log(10)),
 ]
 
 
 @pytest.mark.parametrize("what, computed, exact", REPORTED_CONTEXT, ids=[r[0] for r in REPORTED_CONTEXT])
 def test_the_reported_context_cases(what, computed, exact):
     """Soft caps of tiny scores under huge caps (z/c subnormal) and of huge ones under tiny caps (z/c
-    beyond float64, without a warning)."""
+    beyond float64, without a warning), and numbers of keys beyond int64 (Python ints)."""
     with np.errstate(over="raise", under="ignore", invalid="raise"):
         got = computed()
     with mpmath.workdps(60):
@@ -413,3 +418,41 @@ def test_method_weights_are_exact_to_1e12_at_any_score(z, method, s):
         assert_close(out["sink"], sink, what="sink")
         assert_close(out["needle"], p[0], what="needle")
         assert_close(out["others"], mpmath.fsum(p[1:]) + sink, what="others")
+
+
+big_n = st.one_of(st.integers(2, 70000), st.integers(2, 10**40), st.sampled_from([2**64, 10**20, 10**300 + 7, 10**400]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.floats(-745, 745), st.floats(-1e300, 1e300)), big_n)
+@example(5.0, 10**20)
+def test_needle_weight_is_exact_to_1e12(gap, n):
+    """P = 1/(1 + (n-1)e^-gap) for any n (Python ints of any size): the logistic of gap - ln(n-1)
+    loses |gap - ln(n-1)| units of rounding, at most about 745 where the weight does not underflow."""
+    with mpmath.workdps(60):
+        exact = 1 / (1 + (n - 1) * mpmath.exp(-mpmath.mpf(gap)))
+        assert_close(cx.needle_weight(gap, n), exact)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(1e-300, 1.0, exclude_max=True), big_n)
+@example(0.5, 10**20)
+def test_gap_for_weight_is_exact_to_1e12(p, n):
+    """ln(n-1) + ln(p/(1-p)); where the two terms cancel, a few roundings of each are allowed."""
+    with mpmath.workdps(60):
+        lo, lp = mpmath.log(n - 1), mpmath.log(mpmath.mpf(p) / (1 - mpmath.mpf(p)))
+        assert_close(cx.gap_for_weight(p, n), lo + lp, atol=4 * EPS * float(abs(lo) + abs(lp)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(big_n, st.sampled_from([cx.LOGN_S, 1.0, 3.0, 1e-300, 1e300]))
+@example(2**64, cx.LOGN_S)
+def test_log_n_factor_is_exact_to_1e12(n, s):
+    """s ln n with the float64 s, for any n; beyond float64 (s = 1e300, n = 10**400) a ValueError names s."""
+    with mpmath.workdps(60):
+        exact = mpmath.mpf(s) * mpmath.log(n)
+        if exact > BIG:
+            with pytest.raises(ValueError, match=r"^s\b"):
+                cx.log_n_factor(n, s)
+        else:
+            assert_close(cx.log_n_factor(n, s), exact)

@@ -286,6 +286,18 @@ def test_bad_arguments_raise_value_error_naming_the_parameter(call, name):
         call()
 
 
+@pytest.mark.parametrize("call, name", [
+    # Python ints beyond float64, and factors that overflow, are refused by name
+    (lambda: cx.needle_weight(10**400, 4), "gap"),
+    (lambda: cx.soft_cap(1.0, cap=10**400), "cap"),
+    (lambda: cx.log_n_factor(10**10, s=1e308), "s"),
+    (lambda: cx.needle_experiment(offset=10**400), "offset"),
+])
+def test_sizes_and_overflows_name_the_parameter(call, name):
+    with pytest.raises(ValueError, match=rf"^{name}\b"):
+        call()
+
+
 @pytest.mark.parametrize("params, name", [({"n": 100}, "n"), ({"gap": -1.0}, "gap"), ({"gap": np.nan}, "gap"),
                                            ({"method": "plain 1/sqrt(d_k)"}, "method")])
 def test_figure_update_validates(figure, params, name):

@@ -119,6 +119,9 @@ BAD_INPUTS = [
     (pkg.central_difference, {"f": np.sin, "x": [1e308], "h": 1e308}, "h"),
     (pkg.saturation_by_dimension, {"d_values": [1, 2], "magnitude": 1e160, "n_queries": 2}, "magnitude"),
     (gradients_by_dimension, {"d_values": [2], "magnitude": 1e160, "trials": 1, "n_queries": 2}, "magnitude"),
+    # a Python int beyond float64 is refused by name (it raised OverflowError)
+    (pkg.normal_cdf, {"x": 0.0, "sigma": 10**400}, "sigma"),
+    (pkg.draw_queries_keys, {"d_k": 4, "magnitude": 10**400}, "magnitude"),
     # underflow of a scale
     (pkg.draw_queries_keys, {"d_k": 4, "magnitude": 1e-10, "dtype": np.float16}, "magnitude"),
     (pkg.draw_queries_keys, {"d_k": 4, "magnitude": 1e-40, "dtype": np.float32}, "magnitude"),

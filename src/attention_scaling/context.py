@@ -19,6 +19,8 @@ this module. It holds, in the book's layer order:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import _validate as v
@@ -88,9 +90,21 @@ def _n(n, name: str = "n") -> int:
 
 
 def _real(x, name: str) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) or not np.isfinite(x):
+    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
         raise ValueError(f"{name} must be a finite real number, got {x!r}")
-    return float(x)
+    value = v.as_float(x, name)
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be a finite real number, got {x!r}")
+    return value
+
+
+def _ln(k) -> float:
+    """ln k of an integer k >= 1 of any size: numpy's log of the nearest double (as numpy took
+    every k below 2**63), or math.log (right to rounding for any int) beyond float64's range."""
+    try:
+        return float(np.log(float(k)))
+    except OverflowError:
+        return math.log(k)
 
 
 def _expit(x):
@@ -104,10 +118,10 @@ def needle_weight(gap, n) -> float:
     r"""The needle's weight when it sits ``gap`` above ``n - 1`` equal keys: :math:`1/(1 + (n-1)e^{-\Delta})`.
 
     Formed as the logistic function of :math:`\Delta - \ln(n-1)`, so it stays exact at every
-    ``n`` and gap (no overflow at Δ = ±1000).
+    ``n`` and gap (no overflow at Δ = ±1000); ``n`` may be an int of any size.
     """
     gap, n = _real(gap, "gap"), _n(n)
-    return float(_expit(gap - np.log(n - 1)))
+    return float(_expit(gap - _ln(n - 1)))
 
 
 def gap_for_weight(p, n) -> float:
@@ -115,14 +129,21 @@ def gap_for_weight(p, n) -> float:
     p, n = _real(p, "p"), _n(n)
     if not 0 < p < 1:
         raise ValueError(f"p must lie strictly between 0 and 1, got {p}")
-    return float(np.log(n - 1) + np.log(p) - np.log1p(-p))
+    return float(_ln(n - 1) + np.log(p) - np.log1p(-p))
 
 
 def log_n_factor(n, s: float = LOGN_S) -> float:
-    """The factor s·ln n that multiplies every score under s·log n scaling (Scalable-Softmax)."""
+    """The factor s·ln n that multiplies every score under s·log n scaling (Scalable-Softmax).
+
+    With the default s = 1/ln 16 it is the logarithm of n to base 16: 1 at n = 16, 16 at
+    n = 2**64. ``n`` may be an int of any size.
+    """
     n = _n(n)
     s = v.positive_real(s, "s")
-    return float(s * np.log(n))
+    factor = s * _ln(n)
+    if not np.isfinite(factor):
+        raise ValueError(f"s={s:g} times ln n = {_ln(n):g} overflows float64")
+    return factor
 
 
 def soft_cap(z, cap: float = CAP) -> np.ndarray:

@@ -74,7 +74,7 @@ _MAX_D = 2**20
 def _real(value, name: str) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a real number, got {value!r}")
-    value = float(value)
+    value = v.as_float(value, name)
     if not math.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value}")
     return value
