@@ -287,6 +287,10 @@ def test_bad_arguments_raise_value_error_naming_the_parameter(call, name):
 
 
 @pytest.mark.parametrize("call, name", [
+    # sizes beyond memory name the argument (numpy said "array is too big")
+    (lambda: cx.needle_scores(2**62, 1.0), "n"),
+    (lambda: cx.needle_scores(cx.MAX_KEYS + 1, 1.0), "n"),
+    (lambda: cx.needle_experiment(n_values=[2, 2**62]), "n_values"),
     # Python ints beyond float64, and factors that overflow, are refused by name
     (lambda: cx.needle_weight(10**400, 4), "gap"),
     (lambda: cx.soft_cap(1.0, cap=10**400), "cap"),

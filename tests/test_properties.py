@@ -11,7 +11,7 @@ from hypothesis.extra.numpy import array_shapes, arrays
 
 import attention_scaling as pkg
 from attention_scaling import central_difference, dot_law, softmax, softmax_jacobian
-from attention_scaling.attention import attention_backward, attention_forward, gradients_by_dimension
+from attention_scaling.attention import attention_backward, attention_forward, gradient_rows, gradients_by_dimension
 from attention_scaling.normalization import aligned_dot_products, attention_scores, l2_normalize, layer_norm
 from attention_scaling.stability import masked_softmax_backward
 from checks import assert_attention_gradients_match
@@ -119,6 +119,9 @@ BAD_INPUTS = [
     (pkg.central_difference, {"f": np.sin, "x": [1e308], "h": 1e308}, "h"),
     (pkg.saturation_by_dimension, {"d_values": [1, 2], "magnitude": 1e160, "n_queries": 2}, "magnitude"),
     (gradients_by_dimension, {"d_values": [2], "magnitude": 1e160, "trials": 1, "n_queries": 2}, "magnitude"),
+    # the argument the caller passed is named, not the Q and K drawn from it
+    (gradient_rows, {"d_values": [4], "magnitude": 1e200}, "magnitude"),
+    (gradient_rows, {"d_values": [2], "magnitude": 1e160, "trials": 1, "n_queries": 2}, "magnitude"),
     # a Python int beyond float64 is refused by name (it raised OverflowError)
     (pkg.normal_cdf, {"x": 0.0, "sigma": 10**400}, "sigma"),
     (pkg.draw_queries_keys, {"d_k": 4, "magnitude": 10**400}, "magnitude"),

@@ -36,6 +36,7 @@ __all__ = [
     "CAP",
     "TOP_KEYS",
     "EXPLORER_SEED",
+    "MAX_KEYS",
     "needle_weight",
     "gap_for_weight",
     "log_n_factor",
@@ -74,6 +75,9 @@ CAP = 5.0
 TOP_KEYS = 5
 #: The explorer's draw: np.random.default_rng(EXPLORER_SEED).
 EXPLORER_SEED = 0
+#: The most keys the toy draws scores for (:func:`needle_scores`, :func:`needle_experiment`):
+#: 2**24, 128 MB of float64 scores per draw; the book's slider stops at 65 536.
+MAX_KEYS = 2**24
 
 _STYLE = {  # colour, marker, line style: every method is told apart in greyscale too
     "plain": ("#d62728", "o", "-"),
@@ -86,7 +90,16 @@ _STYLE = {  # colour, marker, line style: every method is told apart in greyscal
 # --- numerics ---------------------------------------------------------------------------------
 
 def _n(n, name: str = "n") -> int:
+    """A number of keys >= 2, an int of any size (its logarithm is :func:`_ln`)."""
     return v.positive_int(n, name, minimum=2)
+
+
+def _drawn_n(n, name: str) -> int:
+    """A number of keys that the toy draws scores for, at most :data:`MAX_KEYS` (they are held in memory)."""
+    if n > MAX_KEYS:
+        raise ValueError(f"{name} must be at most MAX_KEYS = 2**24 = {MAX_KEYS} keys (the scores are held "
+                         f"in memory), got {n}")
+    return n
 
 
 def _real(x, name: str) -> float:
@@ -193,8 +206,9 @@ def needle_scores(n, gap, seed: int = EXPLORER_SEED, offset: float = 0.0) -> np.
     The distractors stand for :math:`q\\cdot k/\\sqrt{d_k}` of random unit-variance vectors
     (variance 1, which is what the 1/√d_k buys). They are drawn from
     ``np.random.default_rng(seed)``; a smaller ``n`` takes the first ``n - 1`` of the same draws.
+    ``n`` runs from 2 to :data:`MAX_KEYS`.
     """
-    n, gap = _n(n), _real(gap, "gap")
+    n, gap = _drawn_n(_n(n), "n"), _real(gap, "gap")
     offset = _real(offset, "offset")
     seed = v.positive_int(seed, "seed", minimum=0)
     rest = np.random.default_rng(seed).standard_normal(n - 1) + offset
@@ -291,7 +305,8 @@ def needle_experiment(gap: float = 6.0, n_values=N_VALUES, draws: int = 20, seed
 
     For each of ``draws`` draws (``np.random.default_rng(seed)``, one generator for all of them)
     ``max(n_values) - 1`` distractor scores ~ N(``offset``, 1) are drawn once; each ``n`` uses
-    the first ``n - 1`` of them, and the needle's score is ``gap``. Returns
+    the first ``n - 1`` of them, and the needle's score is ``gap``. ``n_values`` run up to
+    :data:`MAX_KEYS` (one draw's scores are held in memory at a time). Returns
     ``{"n": array, "gap", "seed", "draws", "offset", "methods": {method: {"weight", "others",
     "gradient", "sink"}}}``, each an array of shape ``(draws, len(n_values))``: the needle's
     weight, the other keys' total (with the sink), the derivative of the needle's weight with
@@ -303,17 +318,18 @@ def needle_experiment(gap: float = 6.0, n_values=N_VALUES, draws: int = 20, seed
     ns = v.increasing_ints(n_values, "n_values")
     if ns[0] < 2:
         raise ValueError(f"n_values must start at 2 or more, got {ns[0]}")
+    _drawn_n(ns[-1], "n_values")
     draws = v.positive_int(draws, "draws")
     seed = v.positive_int(seed, "seed", minimum=0)
     offset = _real(offset, "offset")
     s, cap = v.positive_real(s, "s"), v.positive_real(cap, "cap")
     rng = np.random.default_rng(seed)
-    rest_all = rng.standard_normal((draws, ns[-1] - 1)) + offset
     shape = (draws, len(ns))
     out = {m: {k: np.empty(shape) for k in ("weight", "others", "gradient", "sink")} for m in METHODS}
     for d in range(draws):
+        rest_all = rng.standard_normal(ns[-1] - 1) + offset  # row d of one (draws, max n - 1) draw
         for i, n in enumerate(ns):
-            parts = _log_partitions(rest_all[d, : n - 1], n, s, cap)
+            parts = _log_partitions(rest_all[: n - 1], n, s, cap)
             for m in METHODS:
                 w, o, g = _needle_from_partition(gap, n, m, parts[m], s, cap)
                 out[m]["weight"][d, i], out[m]["others"][d, i], out[m]["gradient"][d, i] = w, o, g
