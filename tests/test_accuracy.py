@@ -456,3 +456,19 @@ def test_log_n_factor_is_exact_to_1e12(n, s):
                 cx.log_n_factor(n, s)
         else:
             assert_close(cx.log_n_factor(n, s), exact)
+
+
+@pytest.mark.parametrize("method", cx.METHODS)
+def test_needle_experiment_at_scores_of_1e300(method):
+    """At offset 1e300 every distractor is 1e300 in float64 (a unit there is 1e284), so a needle at
+    1e300 has the weight 1/n exactly. On main the log partition 1e300 + ln(n-1) lost its ln(n-1):
+    0.5 at every n (NaN for "log-n" at offset 1e308, s = 3)."""
+    ns = [2, 5, 40]
+    out = cx.needle_experiment(gap=1e300, n_values=ns, draws=2, seed=3, offset=1e300)["methods"][method]
+    with mpmath.workdps(60):
+        assert_close(out["weight"], [[mpmath.mpf(1) / n for n in ns]] * 2, what="weight")
+        assert_close(out["others"], [[1 - mpmath.mpf(1) / n for n in ns]] * 2, what="others")
+    assert (out["sink"] == 0).all()
+    huge = cx.needle_experiment(gap=0.0, n_values=ns, draws=1, seed=3, offset=1e308, s=3.0)["methods"][method]
+    if method != "soft-cap":  # the needle is 1e308 below every distractor: its weight is e^-1e308 = 0
+        assert (huge["weight"] == 0).all() and (huge["others"] == 1).all()

@@ -296,6 +296,7 @@ def test_bad_arguments_raise_value_error_naming_the_parameter(call, name):
     (lambda: cx.soft_cap(1.0, cap=10**400), "cap"),
     (lambda: cx.log_n_factor(10**10, s=1e308), "s"),
     (lambda: cx.needle_experiment(offset=10**400), "offset"),
+    (lambda: cx.ContextFigure(s=1e307), "s"),  # the explorer's logits s·ln(65536)·z overflow for z up to 20
 ])
 def test_sizes_and_overflows_name_the_parameter(call, name):
     with pytest.raises(ValueError, match=rf"^{name}\b"):

@@ -226,18 +226,29 @@ def _transform(z: np.ndarray, n: int, method: str, s: float, cap: float) -> tupl
     return z, np.ones_like(z)
 
 
-def _below_top(z: np.ndarray, logits: np.ndarray, slope: np.ndarray) -> np.ndarray:
-    """The logits of the scores ``z`` minus the largest one, for a softmax.
+#: Logits within ±2**10 are used as they are, and so is the log partition top logit + rel:
+#: each rounding costs at most (2**10 + ln n) eps, 2.3e-13, of a weight. Beyond, "log-n" logits
+#: are formed relative to the top score (s·ln n·z carries |logit| eps, and can leave float64),
+#: and the needle's logit is taken relative to the top distractor's before rel is subtracted (a
+#: score of 1e300 would swallow rel). With the zero logit a top logit far below zero is harmless:
+#: the zero logit's weight dominates.
+_ONE_NUMBER = 2.0**10
 
-    Only "log-n" logits can leave float64 (plain ones are the scores, soft-capped ones lie
-    within ±c): then ``logits - logits.max()`` would hold inf - inf, and the differences are
-    formed from the scores instead, s·ln n·(z − max z) (``slope`` is the factor s·ln n). A
-    difference beyond float64 is -inf, whose exp is the right 0.
+
+def _relative_logits(z: np.ndarray, logits: np.ndarray, slope: np.ndarray, top: float, top_logit: float,
+                     method: str) -> np.ndarray:
+    """The logits of the scores ``z`` minus ``top_logit``, the logit of the score ``top``.
+
+    Within ±:data:`_ONE_NUMBER` that is ``logits - top_logit``. A "log-n" logit s·ln n·z beyond
+    it carries a rounding of |logit|·eps, and beyond float64 it is ±inf (inf − inf is NaN):
+    there the differences are formed from the scores, s·ln n·(z − top) (``slope`` is the
+    factor s·ln n). Plain and zero-logit logits are the scores; soft-capped ones are their own
+    rounding. A difference beyond float64 is ±inf, whose exp (inf, or the right 0) the callers take.
     """
     with np.errstate(over="ignore"):
-        if np.isfinite(logits).all():
-            return logits - logits.max()
-        return slope * (z - z.max())
+        if method == "log-n" and not abs(top_logit) <= _ONE_NUMBER:
+            return slope * (z - top)
+        return logits - top_logit
 
 
 def _check_method(method) -> str:
@@ -270,7 +281,7 @@ def method_weights(z, method: str, s: float = LOGN_S, cap: float = CAP) -> dict:
         p, sink = softmax_with_zero(logits)
         sink = float(sink)
     else:
-        e = np.exp(_below_top(z, logits, slope))
+        e = np.exp(_relative_logits(z, logits, slope, z.max(), logits.max(), method))
         p, sink = e / e.sum(), 0.0
     others = float(p[1:].sum() + sink)
     needle = float(p[0])
@@ -279,24 +290,52 @@ def method_weights(z, method: str, s: float = LOGN_S, cap: float = CAP) -> dict:
 
 
 def _log_partitions(rest: np.ndarray, n: int, s: float, cap: float) -> dict:
-    """Log of the sum of e^(logit) over the distractors ``rest`` (and the zero logit), per method."""
+    """The distractors' log partition per method, as ``(top, top_logit, rel)``.
+
+    ``top`` is the largest distractor score, ``top_logit`` its logit (±inf where s·ln n·z
+    leaves float64), and ``rel`` the log of the sum of e^(logit − top_logit) over the
+    distractors, in [0, ln n]; the log partition is :func:`_log_partition`.
+    """
+    top = float(rest.max())
     out = {}
     for method in METHODS:
-        logits, _ = _transform(rest, n, method, s, cap)
-        top = logits.max()
-        total = np.exp(logits - top).sum()
-        if method == "zero-logit":
-            out[method] = float(np.logaddexp(top + np.log(total), 0.0))
-        else:
-            out[method] = float(top + np.log(total))
+        logits, slope = _transform(rest, n, method, s, cap)
+        top_logit = float(logits.max())
+        rel = np.exp(_relative_logits(rest, logits, slope, top, top_logit, method)).sum()
+        out[method] = (top, top_logit, float(np.log(rel)))
     return out
 
 
-def _needle_from_partition(gap: np.ndarray, n: int, method: str, log_z: float, s: float, cap: float):
-    """(P, 1 − P, gradient) of the needle at ``gap`` against the distractors' log partition ``log_z``."""
-    logit, slope = _transform(np.asarray(gap, dtype=np.float64), n, method, s, cap)
-    weight, others = _expit(logit - log_z), _expit(log_z - logit)
-    return weight, others, weight * others * slope
+def _log_partition(part, method: str) -> float:
+    """Log of the sum of e^(logit) over the distractors (and the zero logit) of ``part``, as one number."""
+    _, top_logit, rel = part
+    log_z = top_logit + rel
+    return float(np.logaddexp(log_z, 0.0)) if method == "zero-logit" else log_z
+
+
+def _needle_from_partition(gap, n: int, method: str, part, s: float, cap: float):
+    """(P, 1 − P, gradient, sink) of the needle at ``gap`` against the distractors' partition ``part``.
+
+    The sink is the zero logit's weight for "zero-logit", else 0.
+    """
+    gap = np.asarray(gap, dtype=np.float64)
+    top, top_logit, rel = part
+    logit, slope = _transform(gap, n, method, s, cap)
+    sink = 0.0
+    if top_logit <= _ONE_NUMBER and (method == "zero-logit" or top_logit >= -_ONE_NUMBER):
+        log_z = _log_partition(part, method)
+        x = logit - log_z
+        if method == "zero-logit":  # 1 / (1 + e^{needle} + sum e^{distractors})
+            sink = np.exp(-np.logaddexp(log_z, gap))
+    else:  # the needle's logit relative to the top distractor's first
+        relative = _relative_logits(gap, logit, slope, top, top_logit, method)
+        if method == "zero-logit":  # the zero logit sits at -top relative to the top distractor
+            x = relative - np.logaddexp(rel, -top)
+            sink = _expit(-top - np.logaddexp(relative, rel))
+        else:
+            x = relative - rel
+    weight, others = _expit(x), _expit(-x)
+    return weight, others, weight * others * slope, sink
 
 
 def needle_experiment(gap: float = 6.0, n_values=N_VALUES, draws: int = 20, seed: int = 0,
@@ -331,10 +370,9 @@ def needle_experiment(gap: float = 6.0, n_values=N_VALUES, draws: int = 20, seed
         for i, n in enumerate(ns):
             parts = _log_partitions(rest_all[: n - 1], n, s, cap)
             for m in METHODS:
-                w, o, g = _needle_from_partition(gap, n, m, parts[m], s, cap)
-                out[m]["weight"][d, i], out[m]["others"][d, i], out[m]["gradient"][d, i] = w, o, g
-                # the zero logit's share: 1 / (1 + e^{needle} + sum e^{distractors})
-                out[m]["sink"][d, i] = float(np.exp(-np.logaddexp(parts[m], gap))) if m == "zero-logit" else 0.0
+                found = _needle_from_partition(gap, n, m, parts[m], s, cap)
+                for key, value in zip(("weight", "others", "gradient", "sink"), found):
+                    out[m][key][d, i] = value
     return {"n": np.array(ns), "gap": gap, "seed": seed, "draws": draws, "offset": offset, "methods": out}
 
 
@@ -507,7 +545,11 @@ class ContextFigure(BlitFigure):
         self.s, self.cap = v.positive_real(s, "s"), v.positive_real(cap, "cap")
         self.ns = np.array(N_VALUES)
         rest_all = np.random.default_rng(self.seed).standard_normal(N_VALUES[-1] - 1)
+        # the bars take the logits themselves, s·ln n·z for scores up to the gap's 20
+        if not math.isfinite(log_n_factor(N_VALUES[-1], self.s) * max(20.0, float(np.abs(rest_all).max()))):
+            raise ValueError(f"s={self.s:g} makes the explorer's logits s·ln n·z overflow float64")
         self._log_z = {m: np.empty(len(N_VALUES)) for m in METHODS}
+        self._parts = {m: [] for m in METHODS}
         self._top, self._log_rest = {}, {}
         for i, n in enumerate(N_VALUES):
             rest = rest_all[: n - 1]
@@ -515,7 +557,8 @@ class ContextFigure(BlitFigure):
             order = np.argsort(rest)[::-1]
             top, others = rest[order[:TOP_KEYS]], rest[order[TOP_KEYS:]]
             for m in METHODS:
-                self._log_z[m][i] = parts[m]
+                self._parts[m].append(parts[m])
+                self._log_z[m][i] = _log_partition(parts[m], m)
                 lt, _ = _transform(top, n, m, self.s, self.cap)
                 self._top[m, n] = lt
                 if others.size:
@@ -597,7 +640,7 @@ class ContextFigure(BlitFigure):
         """The needle's weight, 1 − weight, P(1 − P) and gradient at every n of :data:`N_VALUES`, for one draw."""
         weights, others, grads = [], [], []
         for i, n in enumerate(N_VALUES):
-            w, o, g = _needle_from_partition(gap, n, method, self._log_z[method][i], self.s, self.cap)
+            w, o, g, _ = _needle_from_partition(gap, n, method, self._parts[method][i], self.s, self.cap)
             weights.append(float(w)), others.append(float(o)), grads.append(float(g))
         weights, others = np.array(weights), np.array(others)
         return {"weight": weights, "others": others, "P(1-P)": weights * others, "gradient": np.array(grads)}
