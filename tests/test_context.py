@@ -286,6 +286,23 @@ def test_bad_arguments_raise_value_error_naming_the_parameter(call, name):
         call()
 
 
+@pytest.mark.parametrize("call, name", [
+    # sizes beyond memory name the argument (numpy said "array is too big")
+    (lambda: cx.needle_scores(2**62, 1.0), "n"),
+    (lambda: cx.needle_scores(cx.MAX_KEYS + 1, 1.0), "n"),
+    (lambda: cx.needle_experiment(n_values=[2, 2**62]), "n_values"),
+    # Python ints beyond float64, and factors that overflow, are refused by name
+    (lambda: cx.needle_weight(10**400, 4), "gap"),
+    (lambda: cx.soft_cap(1.0, cap=10**400), "cap"),
+    (lambda: cx.log_n_factor(10**10, s=1e308), "s"),
+    (lambda: cx.needle_experiment(offset=10**400), "offset"),
+    (lambda: cx.ContextFigure(s=1e307), "s"),  # the explorer's logits s·ln(65536)·z overflow for z up to 20
+])
+def test_sizes_and_overflows_name_the_parameter(call, name):
+    with pytest.raises(ValueError, match=rf"^{name}\b"):
+        call()
+
+
 @pytest.mark.parametrize("params, name", [({"n": 100}, "n"), ({"gap": -1.0}, "gap"), ({"gap": np.nan}, "gap"),
                                            ({"method": "plain 1/sqrt(d_k)"}, "method")])
 def test_figure_update_validates(figure, params, name):

@@ -188,6 +188,9 @@ def test_score_fraction_se_against_repeated_samples():
         (lambda: dot_tail(1.0, 16, magnitude=float("nan")), "magnitude"),
         (lambda: dot_tail(1.0, 16, scaled=1), "scaled"),
         (lambda: dot_tail(1.0, 16, method="normal"), "method"),
+        (lambda: dot_tail(10**400, 16), "t"),  # a Python int beyond float64 (it raised OverflowError)
+        (lambda: dot_tail(1.0, 16, magnitude=10**400), "magnitude"),
+        (lambda: row_failure(-(10**400), 16, 8), "t"),
         (lambda: normal_tail(1.0, -1), "d_k"),
         (lambda: row_failure(1.0, 16, 0), "n_keys"),
         (lambda: row_failure(1.0, 16, 8, scaled="yes"), "scaled"),

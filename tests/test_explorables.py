@@ -47,7 +47,7 @@ def test_attention_update_matches_numerics(attention_fig):
     assert len(fig.bars_u.get_data().edges) == 2 * 12
     x, y = fig.marks_u.get_data()
     np.testing.assert_allclose(x, p_u)
-    np.testing.assert_allclose(y, diagonal_gradient(p_u))
+    np.testing.assert_allclose(y, diagonal_gradient(p_u, axis=-1))  # 1 - P from the other weights
     size = np.abs(1.5**2 * sample.pair_dots[D_VALUES.index(256)])
     counts = np.histogram(np.clip(size, SCORE_EDGES[0], SCORE_EDGES[-1]), SCORE_EDGES)[0] / size.size
     np.testing.assert_allclose(fig.hist_u.get_data().values, counts)
@@ -106,7 +106,7 @@ def test_scale_figure_matches_numerics():
         fig.update(scale=s)
         p = softmax(s * fig.z)
         np.testing.assert_allclose(bar_heights(fig.bars_p), p)
-        np.testing.assert_allclose(bar_heights(fig.bars_g), diagonal_gradient(p))
+        np.testing.assert_allclose(bar_heights(fig.bars_g), diagonal_gradient(p, axis=-1))
         np.testing.assert_allclose(fig.heat.get_array(), softmax_jacobian(p))
         assert np.isfinite(fig.heat.get_array()).all()
     with pytest.raises(ValueError, match=r"^scale\b"):

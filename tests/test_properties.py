@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, arrays
 
 import attention_scaling as pkg
-from attention_scaling import central_difference, softmax, softmax_jacobian
-from attention_scaling.attention import attention_backward, attention_forward, gradients_by_dimension
+from attention_scaling import central_difference, dot_law, softmax, softmax_jacobian
+from attention_scaling import context as cx
+from attention_scaling.attention import attention_backward, attention_forward, gradient_rows, gradients_by_dimension
 from attention_scaling.normalization import aligned_dot_products, attention_scores, l2_normalize, layer_norm
 from attention_scaling.stability import masked_softmax_backward
 from checks import assert_attention_gradients_match
@@ -119,6 +120,12 @@ BAD_INPUTS = [
     (pkg.central_difference, {"f": np.sin, "x": [1e308], "h": 1e308}, "h"),
     (pkg.saturation_by_dimension, {"d_values": [1, 2], "magnitude": 1e160, "n_queries": 2}, "magnitude"),
     (gradients_by_dimension, {"d_values": [2], "magnitude": 1e160, "trials": 1, "n_queries": 2}, "magnitude"),
+    # the argument the caller passed is named, not the Q and K drawn from it
+    (gradient_rows, {"d_values": [4], "magnitude": 1e200}, "magnitude"),
+    (gradient_rows, {"d_values": [2], "magnitude": 1e160, "trials": 1, "n_queries": 2}, "magnitude"),
+    # a Python int beyond float64 is refused by name (it raised OverflowError)
+    (pkg.normal_cdf, {"x": 0.0, "sigma": 10**400}, "sigma"),
+    (pkg.draw_queries_keys, {"d_k": 4, "magnitude": 10**400}, "magnitude"),
     # underflow of a scale
     (pkg.draw_queries_keys, {"d_k": 4, "magnitude": 1e-10, "dtype": np.float16}, "magnitude"),
     (pkg.draw_queries_keys, {"d_k": 4, "magnitude": 1e-40, "dtype": np.float32}, "magnitude"),
@@ -304,3 +311,46 @@ NUMPY_SCALARS = [
 @pytest.mark.parametrize("python_call, numpy_call", NUMPY_SCALARS)
 def test_numpy_scalars_are_accepted_like_python_ones(python_call, numpy_call):
     np.testing.assert_array_equal(numpy_call(), python_call())
+
+
+# --- dot_law in the far tail (issue 27, part 2) ----------------------------------------------------
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from([2, 4, 16, 64, 128]), st.floats(60.0, 700.0), st.booleans())
+def test_dot_tail_quadrature_equals_the_closed_form_deep_in_the_tail(d, y, scaled):
+    """Two exact routes, far below mpmath's absolute epsilon of 1e-40: the finite sum (even d_k)
+    and the mixture over the query's norm (method="quad", as odd d_k use). With one key a row
+    fails exactly when its score does, so row_failure(t, d, 1) is the same number again."""
+    t = y / np.sqrt(d) if scaled else y
+    closed = dot_law.dot_tail(t, d, scaled=scaled)
+    assert closed > 0
+    np.testing.assert_allclose(dot_law.dot_tail(t, d, scaled=scaled, method="quad"), closed, rtol=1e-12)
+    np.testing.assert_allclose(dot_law.row_failure(t, d, 1, scaled=scaled), closed, rtol=1e-12)
+
+
+# --- context at scores up to float64's limit (issue 27, part 2) ---------------------------------
+
+huge = st.one_of(st.floats(-1e308, 1e308), st.floats(-50, 50), st.floats(-1e5, 1e5))
+
+
+@settings(max_examples=150, deadline=None)
+@given(huge, huge, st.sampled_from([cx.LOGN_S, 1.0, 1e300, 1e-300]), st.sampled_from([cx.CAP, 1e-300, 1e300]),
+       st.integers(0, 2**32))
+@example(1e300, 1e300, cx.LOGN_S, cx.CAP, 1)  # weights 1/2, 1/2 and 1/2 on main (1/n)
+@example(0.0, 1e308, 3.0, cx.CAP, 1)  # NaN on main
+@example(1e5 + 3, 1e5, cx.LOGN_S, cx.CAP, 1)
+def test_needle_experiment_is_method_weights_of_its_own_scores(gap, offset, s, cap, seed):
+    """needle_experiment (log partitions of the distractors, computed once per n) against
+    method_weights of the same scores (one softmax each, test_accuracy checks it against mpmath),
+    at scores and factors up to float64's limit: finite, and equal to 1e-12. Draw d is row d of
+    one (draws, max n - 1) draw."""
+    ns, draws = [2, 5, 40], 2
+    out = cx.needle_experiment(gap=gap, n_values=ns, draws=draws, seed=seed, offset=offset, s=s, cap=cap)
+    block = np.random.default_rng(seed).standard_normal((draws, ns[-1] - 1)) + offset
+    for m in cx.METHODS:
+        for d in range(draws):
+            for i, n in enumerate(ns):
+                ref = cx.method_weights(np.r_[gap, block[d, : n - 1]], m, s=s, cap=cap)
+                got = [out["methods"][m][k][d, i] for k in ("weight", "others", "sink")]
+                assert all(np.isfinite(x) and 0 <= x <= 1 for x in got), (m, got)
+                np.testing.assert_allclose(got, [ref["needle"], ref["others"], ref["sink"]], rtol=1e-12, atol=1e-300)

@@ -80,10 +80,20 @@ def positive_real(value, name: str) -> float:
     """Return ``value`` as a float if it is a finite real number ``> 0``."""
     if is_bool(value) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a real number, got {value!r}")
-    value = float(value)
+    value = as_float(value, name)
     if not np.isfinite(value) or value <= 0:
         raise ValueError(f"{name} must be finite and > 0, got {value}")
     return value
+
+
+def as_float(value, name: str) -> float:
+    """A real number as a float; one beyond float64's range (a Python int of 10**400, say,
+    where ``float`` raises OverflowError) is refused by name."""
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"{name} must lie within float64's range (±1.8e308), got a number of "
+                         f"{abs(int(value)).bit_length()} bits") from None
 
 
 def probabilities(p, name: str, *, axis: int | None = -1, min_ndim: int = 1) -> np.ndarray:

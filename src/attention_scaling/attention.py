@@ -177,10 +177,7 @@ def gradients_by_dimension(d_values, magnitude: float = 1.0, n_queries: int = 32
             val = rng.standard_normal((n_keys, d_v))
             g = rng.standard_normal((n_queries, d_v))
             for name, flag in (("scaled", True), ("unscaled", False)):
-                try:
-                    _, cache = attention_forward(q, k, val, scaled=flag)
-                except ValueError as err:  # scores that overflow: the cause is the magnitude
-                    raise ValueError(f"magnitude={m:g} is too large at d_k = {d}: {err}") from None
+                cache = _forward(q, k, val, flag, m, d)
                 dq, dk, _ = attention_backward(g, cache)
                 pooled[name][0].append(np.linalg.norm(dq, axis=1))
                 pooled[name][1].append(np.linalg.norm(dk, axis=1))
@@ -192,6 +189,15 @@ def gradients_by_dimension(d_values, magnitude: float = 1.0, n_queries: int = 32
             out[name]["mean |dk|"][i] = dk_rows.mean()
             out[name]["saturated rows"][i] = np.concatenate(sats).mean()
     return out
+
+
+def _forward(q, k, val, scaled: bool, m: float, d: int):
+    """The cache of attention_forward for an experiment's draw; scores that overflow are the
+    caller's ``magnitude`` (the argument it passed), not the Q and K drawn from it."""
+    try:
+        return attention_forward(q, k, val, scaled=scaled)[1]
+    except ValueError as err:
+        raise ValueError(f"magnitude={m:g} is too large at d_k = {d}: {err}") from None
 
 
 def gradient_rows(d_values, magnitude: float = 1.0, n_queries: int = 32, n_keys: int = 32,
@@ -236,7 +242,7 @@ def gradient_rows(d_values, magnitude: float = 1.0, n_queries: int = 32, n_keys:
             val = rng.standard_normal((n_keys, d_v))
             g = rng.standard_normal((n_queries, d_v))
             for name, flag in (("scaled", True), ("unscaled", False)):
-                _, cache = attention_forward(q, k, val, scaled=flag)
+                cache = _forward(q, k, val, flag, m, d)
                 dq, _, _ = attention_backward(g, cache)
                 dp = g @ val.T
                 jac = softmax_jacobian(cache.P)

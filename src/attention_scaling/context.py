@@ -19,6 +19,8 @@ this module. It holds, in the book's layer order:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import _validate as v
@@ -34,6 +36,7 @@ __all__ = [
     "CAP",
     "TOP_KEYS",
     "EXPLORER_SEED",
+    "MAX_KEYS",
     "needle_weight",
     "gap_for_weight",
     "log_n_factor",
@@ -72,6 +75,9 @@ CAP = 5.0
 TOP_KEYS = 5
 #: The explorer's draw: np.random.default_rng(EXPLORER_SEED).
 EXPLORER_SEED = 0
+#: The most keys the toy draws scores for (:func:`needle_scores`, :func:`needle_experiment`):
+#: 2**24, 128 MB of float64 scores per draw; the book's slider stops at 65 536.
+MAX_KEYS = 2**24
 
 _STYLE = {  # colour, marker, line style: every method is told apart in greyscale too
     "plain": ("#d62728", "o", "-"),
@@ -84,13 +90,34 @@ _STYLE = {  # colour, marker, line style: every method is told apart in greyscal
 # --- numerics ---------------------------------------------------------------------------------
 
 def _n(n, name: str = "n") -> int:
+    """A number of keys >= 2, an int of any size (its logarithm is :func:`_ln`)."""
     return v.positive_int(n, name, minimum=2)
 
 
+def _drawn_n(n, name: str) -> int:
+    """A number of keys that the toy draws scores for, at most :data:`MAX_KEYS` (they are held in memory)."""
+    if n > MAX_KEYS:
+        raise ValueError(f"{name} must be at most MAX_KEYS = 2**24 = {MAX_KEYS} keys (the scores are held "
+                         f"in memory), got {n}")
+    return n
+
+
 def _real(x, name: str) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) or not np.isfinite(x):
+    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
         raise ValueError(f"{name} must be a finite real number, got {x!r}")
-    return float(x)
+    value = v.as_float(x, name)
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be a finite real number, got {x!r}")
+    return value
+
+
+def _ln(k) -> float:
+    """ln k of an integer k >= 1 of any size: numpy's log of the nearest double (as numpy took
+    every k below 2**63), or math.log (right to rounding for any int) beyond float64's range."""
+    try:
+        return float(np.log(float(k)))
+    except OverflowError:
+        return math.log(k)
 
 
 def _expit(x):
@@ -104,10 +131,10 @@ def needle_weight(gap, n) -> float:
     r"""The needle's weight when it sits ``gap`` above ``n - 1`` equal keys: :math:`1/(1 + (n-1)e^{-\Delta})`.
 
     Formed as the logistic function of :math:`\Delta - \ln(n-1)`, so it stays exact at every
-    ``n`` and gap (no overflow at Δ = ±1000).
+    ``n`` and gap (no overflow at Δ = ±1000); ``n`` may be an int of any size.
     """
     gap, n = _real(gap, "gap"), _n(n)
-    return float(_expit(gap - np.log(n - 1)))
+    return float(_expit(gap - _ln(n - 1)))
 
 
 def gap_for_weight(p, n) -> float:
@@ -115,21 +142,37 @@ def gap_for_weight(p, n) -> float:
     p, n = _real(p, "p"), _n(n)
     if not 0 < p < 1:
         raise ValueError(f"p must lie strictly between 0 and 1, got {p}")
-    return float(np.log(n - 1) + np.log(p) - np.log1p(-p))
+    return float(_ln(n - 1) + np.log(p) - np.log1p(-p))
 
 
 def log_n_factor(n, s: float = LOGN_S) -> float:
-    """The factor s·ln n that multiplies every score under s·log n scaling (Scalable-Softmax)."""
+    """The factor s·ln n that multiplies every score under s·log n scaling (Scalable-Softmax).
+
+    With the default s = 1/ln 16 it is the logarithm of n to base 16: 1 at n = 16, 16 at
+    n = 2**64. ``n`` may be an int of any size.
+    """
     n = _n(n)
     s = v.positive_real(s, "s")
-    return float(s * np.log(n))
+    factor = s * _ln(n)
+    if not np.isfinite(factor):
+        raise ValueError(f"s={s:g} times ln n = {_ln(n):g} overflows float64")
+    return factor
 
 
 def soft_cap(z, cap: float = CAP) -> np.ndarray:
-    r"""Tanh soft-capping :math:`c\tanh(z/c)`: close to ``z`` for small scores, never beyond ±c."""
+    r"""Tanh soft-capping :math:`c\tanh(z/c)`: close to ``z`` for small scores, never beyond ±c.
+
+    Where :math:`x = z/c` is below float64's smallest normal number the result is ``z`` itself
+    (:math:`c\tanh x = z(1 - x^2/3 + \dots)`, and :math:`x^2` is below 1e-615): :math:`c\tanh(z/c)`
+    would keep only the digits of a subnormal :math:`z/c`, or give 0 once it underflows
+    (``soft_cap(1e-300, cap=1e300)``). A :math:`z/c` beyond float64 is ±inf, whose tanh, ±1, is right.
+    """
     cap = v.positive_real(cap, "cap")
     z = v.real_array(z, "z", dtype=np.float64, min_ndim=0)
-    return cap * np.tanh(z / cap)
+    with np.errstate(over="ignore"):
+        x = z / cap
+    out = np.where(np.abs(x) < np.finfo(np.float64).tiny, z, cap * np.tanh(x))
+    return out[()] if out.ndim == 0 else out
 
 
 def soft_cap_slope(z, cap: float = CAP) -> np.ndarray:
@@ -137,7 +180,8 @@ def soft_cap_slope(z, cap: float = CAP) -> np.ndarray:
     :math:`4e^{-2|x|}/(1+e^{-2|x|})^2` so that it underflows to 0 smoothly instead of overflowing."""
     cap = v.positive_real(cap, "cap")
     z = v.real_array(z, "z", dtype=np.float64, min_ndim=0)
-    e = np.exp(-2.0 * np.abs(z / cap))
+    with np.errstate(over="ignore"):  # z/c beyond float64 is ±inf: e = 0, the slope 0
+        e = np.exp(-2.0 * np.abs(z / cap))
     return 4.0 * e / (1.0 + e) ** 2
 
 
@@ -150,7 +194,8 @@ def softmax_with_zero(z) -> tuple[np.ndarray, np.ndarray]:
     """
     z = v.real_array(z, "z", dtype=np.float64)
     top = np.maximum(z.max(axis=-1, keepdims=True), 0.0)
-    e, e0 = np.exp(z - top), np.exp(-top)
+    with np.errstate(over="ignore"):  # z - top below -1.8e308 is -inf, whose exp is the right 0
+        e, e0 = np.exp(z - top), np.exp(-top)
     total = e.sum(axis=-1, keepdims=True) + e0
     return e / total, (e0 / total)[..., 0]
 
@@ -161,8 +206,9 @@ def needle_scores(n, gap, seed: int = EXPLORER_SEED, offset: float = 0.0) -> np.
     The distractors stand for :math:`q\\cdot k/\\sqrt{d_k}` of random unit-variance vectors
     (variance 1, which is what the 1/√d_k buys). They are drawn from
     ``np.random.default_rng(seed)``; a smaller ``n`` takes the first ``n - 1`` of the same draws.
+    ``n`` runs from 2 to :data:`MAX_KEYS`.
     """
-    n, gap = _n(n), _real(gap, "gap")
+    n, gap = _drawn_n(_n(n), "n"), _real(gap, "gap")
     offset = _real(offset, "offset")
     seed = v.positive_int(seed, "seed", minimum=0)
     rest = np.random.default_rng(seed).standard_normal(n - 1) + offset
@@ -173,10 +219,36 @@ def _transform(z: np.ndarray, n: int, method: str, s: float, cap: float) -> tupl
     """(logits, d logit / d score) of ``method`` for scores ``z`` among ``n`` keys."""
     if method == "log-n":
         f = log_n_factor(n, s)
-        return f * z, np.full_like(z, f)
+        with np.errstate(over="ignore"):  # a logit beyond float64 is ±inf; see _below_top
+            return f * z, np.full_like(z, f)
     if method == "soft-cap":
         return soft_cap(z, cap), soft_cap_slope(z, cap)
     return z, np.ones_like(z)
+
+
+#: Logits within ±2**10 are used as they are, and so is the log partition top logit + rel:
+#: each rounding costs at most (2**10 + ln n) eps, 2.3e-13, of a weight. Beyond, "log-n" logits
+#: are formed relative to the top score (s·ln n·z carries |logit| eps, and can leave float64),
+#: and the needle's logit is taken relative to the top distractor's before rel is subtracted (a
+#: score of 1e300 would swallow rel). With the zero logit a top logit far below zero is harmless:
+#: the zero logit's weight dominates.
+_ONE_NUMBER = 2.0**10
+
+
+def _relative_logits(z: np.ndarray, logits: np.ndarray, slope: np.ndarray, top: float, top_logit: float,
+                     method: str) -> np.ndarray:
+    """The logits of the scores ``z`` minus ``top_logit``, the logit of the score ``top``.
+
+    Within ±:data:`_ONE_NUMBER` that is ``logits - top_logit``. A "log-n" logit s·ln n·z beyond
+    it carries a rounding of |logit|·eps, and beyond float64 it is ±inf (inf − inf is NaN):
+    there the differences are formed from the scores, s·ln n·(z − top) (``slope`` is the
+    factor s·ln n). Plain and zero-logit logits are the scores; soft-capped ones are their own
+    rounding. A difference beyond float64 is ±inf, whose exp (inf, or the right 0) the callers take.
+    """
+    with np.errstate(over="ignore"):
+        if method == "log-n" and not abs(top_logit) <= _ONE_NUMBER:
+            return slope * (z - top)
+        return logits - top_logit
 
 
 def _check_method(method) -> str:
@@ -194,6 +266,10 @@ def method_weights(z, method: str, s: float = LOGN_S, cap: float = CAP) -> dict:
     subtracted), ``"P(1-P)"`` (the needle's) and ``"gradient"``: the derivative of the
     needle's weight with respect to its own score, :math:`P(1-P)` times the slope of the
     method (s·ln n, sech²(z/c), or 1).
+
+    Scores up to float64's limit give the right weights: ``method_weights([1e308, 0],
+    "log-n", s=3)`` gives [1, 0]; only ``"logits"`` itself holds ±inf where s·ln n·z is
+    beyond float64.
     """
     z = v.real_array(z, "z", dtype=np.float64)
     if z.ndim != 1 or z.size < 2:
@@ -205,7 +281,7 @@ def method_weights(z, method: str, s: float = LOGN_S, cap: float = CAP) -> dict:
         p, sink = softmax_with_zero(logits)
         sink = float(sink)
     else:
-        e = np.exp(logits - logits.max())
+        e = np.exp(_relative_logits(z, logits, slope, z.max(), logits.max(), method))
         p, sink = e / e.sum(), 0.0
     others = float(p[1:].sum() + sink)
     needle = float(p[0])
@@ -214,24 +290,52 @@ def method_weights(z, method: str, s: float = LOGN_S, cap: float = CAP) -> dict:
 
 
 def _log_partitions(rest: np.ndarray, n: int, s: float, cap: float) -> dict:
-    """Log of the sum of e^(logit) over the distractors ``rest`` (and the zero logit), per method."""
+    """The distractors' log partition per method, as ``(top, top_logit, rel)``.
+
+    ``top`` is the largest distractor score, ``top_logit`` its logit (±inf where s·ln n·z
+    leaves float64), and ``rel`` the log of the sum of e^(logit − top_logit) over the
+    distractors, in [0, ln n]; the log partition is :func:`_log_partition`.
+    """
+    top = float(rest.max())
     out = {}
     for method in METHODS:
-        logits, _ = _transform(rest, n, method, s, cap)
-        top = logits.max()
-        total = np.exp(logits - top).sum()
-        if method == "zero-logit":
-            out[method] = float(np.logaddexp(top + np.log(total), 0.0))
-        else:
-            out[method] = float(top + np.log(total))
+        logits, slope = _transform(rest, n, method, s, cap)
+        top_logit = float(logits.max())
+        rel = np.exp(_relative_logits(rest, logits, slope, top, top_logit, method)).sum()
+        out[method] = (top, top_logit, float(np.log(rel)))
     return out
 
 
-def _needle_from_partition(gap: np.ndarray, n: int, method: str, log_z: float, s: float, cap: float):
-    """(P, 1 − P, gradient) of the needle at ``gap`` against the distractors' log partition ``log_z``."""
-    logit, slope = _transform(np.asarray(gap, dtype=np.float64), n, method, s, cap)
-    weight, others = _expit(logit - log_z), _expit(log_z - logit)
-    return weight, others, weight * others * slope
+def _log_partition(part, method: str) -> float:
+    """Log of the sum of e^(logit) over the distractors (and the zero logit) of ``part``, as one number."""
+    _, top_logit, rel = part
+    log_z = top_logit + rel
+    return float(np.logaddexp(log_z, 0.0)) if method == "zero-logit" else log_z
+
+
+def _needle_from_partition(gap, n: int, method: str, part, s: float, cap: float):
+    """(P, 1 − P, gradient, sink) of the needle at ``gap`` against the distractors' partition ``part``.
+
+    The sink is the zero logit's weight for "zero-logit", else 0.
+    """
+    gap = np.asarray(gap, dtype=np.float64)
+    top, top_logit, rel = part
+    logit, slope = _transform(gap, n, method, s, cap)
+    sink = 0.0
+    if top_logit <= _ONE_NUMBER and (method == "zero-logit" or top_logit >= -_ONE_NUMBER):
+        log_z = _log_partition(part, method)
+        x = logit - log_z
+        if method == "zero-logit":  # 1 / (1 + e^{needle} + sum e^{distractors})
+            sink = np.exp(-np.logaddexp(log_z, gap))
+    else:  # the needle's logit relative to the top distractor's first
+        relative = _relative_logits(gap, logit, slope, top, top_logit, method)
+        if method == "zero-logit":  # the zero logit sits at -top relative to the top distractor
+            x = relative - np.logaddexp(rel, -top)
+            sink = _expit(-top - np.logaddexp(relative, rel))
+        else:
+            x = relative - rel
+    weight, others = _expit(x), _expit(-x)
+    return weight, others, weight * others * slope, sink
 
 
 def needle_experiment(gap: float = 6.0, n_values=N_VALUES, draws: int = 20, seed: int = 0,
@@ -240,7 +344,8 @@ def needle_experiment(gap: float = 6.0, n_values=N_VALUES, draws: int = 20, seed
 
     For each of ``draws`` draws (``np.random.default_rng(seed)``, one generator for all of them)
     ``max(n_values) - 1`` distractor scores ~ N(``offset``, 1) are drawn once; each ``n`` uses
-    the first ``n - 1`` of them, and the needle's score is ``gap``. Returns
+    the first ``n - 1`` of them, and the needle's score is ``gap``. ``n_values`` run up to
+    :data:`MAX_KEYS` (one draw's scores are held in memory at a time). Returns
     ``{"n": array, "gap", "seed", "draws", "offset", "methods": {method: {"weight", "others",
     "gradient", "sink"}}}``, each an array of shape ``(draws, len(n_values))``: the needle's
     weight, the other keys' total (with the sink), the derivative of the needle's weight with
@@ -252,22 +357,22 @@ def needle_experiment(gap: float = 6.0, n_values=N_VALUES, draws: int = 20, seed
     ns = v.increasing_ints(n_values, "n_values")
     if ns[0] < 2:
         raise ValueError(f"n_values must start at 2 or more, got {ns[0]}")
+    _drawn_n(ns[-1], "n_values")
     draws = v.positive_int(draws, "draws")
     seed = v.positive_int(seed, "seed", minimum=0)
     offset = _real(offset, "offset")
     s, cap = v.positive_real(s, "s"), v.positive_real(cap, "cap")
     rng = np.random.default_rng(seed)
-    rest_all = rng.standard_normal((draws, ns[-1] - 1)) + offset
     shape = (draws, len(ns))
     out = {m: {k: np.empty(shape) for k in ("weight", "others", "gradient", "sink")} for m in METHODS}
     for d in range(draws):
+        rest_all = rng.standard_normal(ns[-1] - 1) + offset  # row d of one (draws, max n - 1) draw
         for i, n in enumerate(ns):
-            parts = _log_partitions(rest_all[d, : n - 1], n, s, cap)
+            parts = _log_partitions(rest_all[: n - 1], n, s, cap)
             for m in METHODS:
-                w, o, g = _needle_from_partition(gap, n, m, parts[m], s, cap)
-                out[m]["weight"][d, i], out[m]["others"][d, i], out[m]["gradient"][d, i] = w, o, g
-                # the zero logit's share: 1 / (1 + e^{needle} + sum e^{distractors})
-                out[m]["sink"][d, i] = float(np.exp(-np.logaddexp(parts[m], gap))) if m == "zero-logit" else 0.0
+                found = _needle_from_partition(gap, n, m, parts[m], s, cap)
+                for key, value in zip(("weight", "others", "gradient", "sink"), found):
+                    out[m][key][d, i] = value
     return {"n": np.array(ns), "gap": gap, "seed": seed, "draws": draws, "offset": offset, "methods": out}
 
 
@@ -440,7 +545,11 @@ class ContextFigure(BlitFigure):
         self.s, self.cap = v.positive_real(s, "s"), v.positive_real(cap, "cap")
         self.ns = np.array(N_VALUES)
         rest_all = np.random.default_rng(self.seed).standard_normal(N_VALUES[-1] - 1)
+        # the bars take the logits themselves, s·ln n·z for scores up to the gap's 20
+        if not math.isfinite(log_n_factor(N_VALUES[-1], self.s) * max(20.0, float(np.abs(rest_all).max()))):
+            raise ValueError(f"s={self.s:g} makes the explorer's logits s·ln n·z overflow float64")
         self._log_z = {m: np.empty(len(N_VALUES)) for m in METHODS}
+        self._parts = {m: [] for m in METHODS}
         self._top, self._log_rest = {}, {}
         for i, n in enumerate(N_VALUES):
             rest = rest_all[: n - 1]
@@ -448,7 +557,8 @@ class ContextFigure(BlitFigure):
             order = np.argsort(rest)[::-1]
             top, others = rest[order[:TOP_KEYS]], rest[order[TOP_KEYS:]]
             for m in METHODS:
-                self._log_z[m][i] = parts[m]
+                self._parts[m].append(parts[m])
+                self._log_z[m][i] = _log_partition(parts[m], m)
                 lt, _ = _transform(top, n, m, self.s, self.cap)
                 self._top[m, n] = lt
                 if others.size:
@@ -530,7 +640,7 @@ class ContextFigure(BlitFigure):
         """The needle's weight, 1 − weight, P(1 − P) and gradient at every n of :data:`N_VALUES`, for one draw."""
         weights, others, grads = [], [], []
         for i, n in enumerate(N_VALUES):
-            w, o, g = _needle_from_partition(gap, n, method, self._log_z[method][i], self.s, self.cap)
+            w, o, g, _ = _needle_from_partition(gap, n, method, self._parts[method][i], self.s, self.cap)
             weights.append(float(w)), others.append(float(o)), grads.append(float(g))
         weights, others = np.array(weights), np.array(others)
         return {"weight": weights, "others": others, "P(1-P)": weights * others, "gradient": np.array(grads)}

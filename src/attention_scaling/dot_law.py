@@ -32,8 +32,11 @@ is a finite sum of **positive** terms (no cancellation),
 
 which :func:`dot_tail` evaluates with mpmath (40 significant digits), so it is accurate
 to a small relative error however far out the tail lies. For odd :math:`d_k` it integrates
-over the :math:`\chi^2` mixture, :math:`P(A - B > x) = \int_0^\infty f_B(b)\,P(A > x + b)\,db`,
-with mpmath's quadrature.
+over the query's norm, :math:`P(q\cdot k > t) = \mathbb E_R[\bar\Phi(t/(m^2\sqrt R))]` (below),
+with mpmath's quadrature. mpmath stops when its error estimate falls below an *absolute*
+epsilon (1e-40 at 40 digits), so every quadrature here is carried out on the integrand
+divided by its value at its peak (located in closed form from the tail's asymptotics): the
+result keeps its relative accuracy down to float64's smallest subnormal, below which it is 0.
 
 A naive softmax fails a whole row if **any** of its scores overflows. The scores of one row
 share their query, so they are not independent; given the query, they are: with
@@ -71,7 +74,7 @@ _MAX_D = 2**20
 def _real(value, name: str) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a real number, got {value!r}")
-    value = float(value)
+    value = v.as_float(value, name)
     if not math.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value}")
     return value
@@ -125,22 +128,50 @@ def _chi2_pdf(d: int):
     return lambda r: mpmath.exp((a - 1) * mpmath.log(r) - r / 2 - log_norm) if r > 0 else mpmath.mpf(0)
 
 
-def _tail_quad(x, d: int):
-    """P(A - B > x) for independent chi^2_d, x >= 0, by quadrature over B."""
-    a = mpmath.mpf(d) / 2
-    pdf = _chi2_pdf(d)
-    points = sorted({mpmath.mpf(0), mpmath.mpf(d), mpmath.mpf(4 * d + 10), x + d + 10})
-    return mpmath.quad(lambda b: pdf(b) * mpmath.gammainc(a, (x + b) / 2, mpmath.inf, regularized=True),
-                       points + [mpmath.inf])
-
-
-def _tail(x, d: int, method: str):
-    """P(A - B > x), A, B independent chi^2_d, any real x."""
+def _tail(x, d: int):
+    """P(A - B > x), A, B independent chi^2_d with d even, any real x: the closed form."""
     if x < 0:
-        return 1 - _tail(-x, d, method)
-    if method == "closed" and d % 2 == 0:
-        return _tail_even(x / 2, d // 2)
-    return _tail_quad(x, d)
+        return 1 - _tail(-x, d)
+    return _tail_even(x / 2, d // 2)
+
+
+def _peak(s, d: int, power: int):
+    r"""Where :math:`f_{\chi^2_d}(r)\,\bar\Phi(s/\sqrt r)^{k}` peaks (``k = power``, ``s > 0``), and its width.
+
+    With :math:`\ln\bar\Phi(x) \approx -x^2/2 - \ln x` its logarithm is about
+    :math:`b\ln r - r/2 - k s^2/(2r)` with :math:`b = d/2 - 1 + k/2`: the maximum is at
+    :math:`r^* = b + \sqrt{b^2 + k s^2}` and the second derivative there is
+    :math:`-(r^* - b)/r^{*2}`. Exact in the far tail; elsewhere a guide for the breakpoints.
+    """
+    b = mpmath.mpf(d) / 2 - 1 + mpmath.mpf(power) / 2
+    root = mpmath.sqrt(b * b + power * s * s)
+    r = b + root
+    return r, r / mpmath.sqrt(root)
+
+
+def _mean_over_norm(f, d: int, s, power: int = 1, extra=()):
+    r"""E[f(R)] for R ~ chi^2_d, to the working precision *relative to its value*, however small.
+
+    ``f`` behaves like :math:`\bar\Phi(s/\sqrt r)^{k}` (``k = power``) in the tail; ``extra``
+    are other places where the integrand may peak. mpmath's quadrature stops when its error
+    estimate falls below an *absolute* epsilon (1e-40 at 40 digits), so an integral of 1e-70
+    used to "converge" at once, to a few digits. Here the breakpoints bracket the peak of
+    :func:`_peak` (for ``s > 0``; else the bulk of the density), the integrand is divided by
+    its largest value there, so that the scaled integral is of order one, and the result is
+    scaled back.
+    """
+    pdf = _chi2_pdf(d)
+    if s > 0:
+        r, width = _peak(s, d, power)
+        points = {r + j * width for j in (-3, 0, 3, 8)} | set(extra)
+    else:
+        points = {mpmath.mpf(d) / 4, mpmath.mpf(d), mpmath.mpf(4 * d + 10)}
+    inner = sorted(x for x in points if x > 0)
+    g = lambda r: pdf(r) * f(r)  # noqa: E731
+    top = max(g(x) for x in inner)
+    if top == 0:
+        return mpmath.mpf(0)
+    return top * mpmath.quad(lambda r: g(r) / top, [mpmath.mpf(0)] + inner + [mpmath.inf])
 
 
 def dot_tail(t, d_k, magnitude: float = 1.0, scaled: bool = False, method: str = "auto") -> float:
@@ -160,22 +191,22 @@ def dot_tail(t, d_k, magnitude: float = 1.0, scaled: bool = False, method: str =
         Whether the score is divided by :math:`\sqrt{d_k}`.
     method : "auto", "closed" or "quad"
         "auto" uses the closed form (a finite sum of positive terms) for even
-        :math:`d_k` and quadrature over the :math:`\chi^2` mixture for odd :math:`d_k`;
+        :math:`d_k` and quadrature over the query's norm for odd :math:`d_k`;
         "quad" always integrates (slower; a check on the closed form).
 
     Returns
     -------
     float
         The probability, to a relative error far below float64's (40-digit mpmath), then
-        rounded to float64 (0.0 only below float64's smallest positive number).
+        rounded to float64 by mpmath (a subnormal below 2.2e-308, to within a unit of
+        2**-1074; 0.0 only below float64's smallest positive number).
     """
     if method not in ("auto", "closed", "quad"):
         raise ValueError(f"method must be 'auto', 'closed' or 'quad', got {method!r}")
     score, m, d = _args(t, d_k, magnitude, scaled)
     closed = method != "quad" and d % 2 == 0
     with mpmath.workdps(_DIGITS if closed else _QUAD_DIGITS):
-        s = _s(score, m, d)
-        return float(_tail(2 * s, d, "closed" if closed else "quad"))
+        return float(_probability(_s(score, m, d), d, closed))
 
 
 def normal_tail(t, d_k, magnitude: float = 1.0, scaled: bool = False) -> float:
@@ -190,16 +221,16 @@ def normal_tail(t, d_k, magnitude: float = 1.0, scaled: bool = False) -> float:
         return float(mpmath.erfc(s / mpmath.sqrt(2 * d)) / 2)
 
 
+def _probability(s, d: int, closed: bool):
+    """P((A - B)/2 > s): the closed form, or the mixture over the query's norm."""
+    if closed:
+        return _tail(2 * s, d)
+    return _mean_over_norm(_given_norm(s, d), d, s)
+
+
 def _given_norm(s, d: int):
     """The probability that one score exceeds its threshold given R = |q|^2/m^2 = r."""
     return lambda r: mpmath.erfc(s / mpmath.sqrt(2 * r)) / 2 if r > 0 else mpmath.mpf(s < 0) + (s == 0) / 2
-
-
-def _mean_over_norm(f, d: int):
-    """E[f(R)] for R ~ chi^2_d."""
-    pdf = _chi2_pdf(d)
-    points = [mpmath.mpf(0), mpmath.mpf(d) / 4, mpmath.mpf(d), mpmath.mpf(4 * d + 10), mpmath.inf]
-    return mpmath.quad(lambda r: pdf(r) * f(r), points)
 
 
 def row_failure(t, d_k, n_keys, magnitude: float = 1.0, scaled: bool = False) -> float:
@@ -217,8 +248,10 @@ def row_failure(t, d_k, n_keys, magnitude: float = 1.0, scaled: bool = False) ->
     with mpmath.workdps(_QUAD_DIGITS):
         s = _s(score, m, d)
         above = _given_norm(s, d)
+        # where n P(one score) reaches 1 the row fails almost surely: there the integrand can peak
+        saturation = [s * s / (2 * mpmath.log(n))] if n > 1 and s > 0 else []
         # 1 - (1 - a)^n without cancellation when a is tiny
-        return float(_mean_over_norm(lambda r: -mpmath.expm1(n * mpmath.log1p(-above(r))), d))
+        return float(_mean_over_norm(lambda r: -mpmath.expm1(n * mpmath.log1p(-above(r))), d, s, extra=saturation))
 
 
 def score_fraction_se(t, d_k, n_queries, n_keys, magnitude: float = 1.0, scaled: bool = False) -> float:
@@ -238,7 +271,7 @@ def score_fraction_se(t, d_k, n_queries, n_keys, magnitude: float = 1.0, scaled:
     score, m, d = _args(t, d_k, magnitude, scaled)
     with mpmath.workdps(_QUAD_DIGITS):
         s = _s(score, m, d)
-        p = _tail(2 * s, d, "closed")
+        p = _probability(s, d, d % 2 == 0)
         above = _given_norm(s, d)
-        c = _mean_over_norm(lambda r: above(r) ** 2, d) - p * p
+        c = _mean_over_norm(lambda r: above(r) ** 2, d, s, power=2) - p * p
         return float(mpmath.sqrt((p * (1 - p) + (nk - 1 + nq - 1) * c) / (nq * nk)))

@@ -674,6 +674,14 @@ def _expectations(p, axis: int = -1) -> dict:
     return {name: expectation(x) for name, x in weight_measures(p, axis=axis).items()}
 
 
+def _readouts(p) -> dict:
+    """The measures of one weight vector ``p`` as floats: the explorers' readouts. The largest
+    P(1-P) forms 1 - P from the other weights, as :func:`weight_measures` does."""
+    from .numerics import weight_measures
+
+    return {name: float(x) for name, x in weight_measures(p).items()}
+
+
 def _grouped_bar_edges(n: int, slot: int) -> tuple[np.ndarray, np.ndarray]:
     """Edges of bar ``slot`` (0 or 1) of each of ``n`` groups on [0, 1], with gaps between."""
     left = (np.arange(n) + 0.1 + 0.4 * slot) / n
@@ -804,7 +812,7 @@ class AttentionFigure(BlitFigure):
 
     def update(self, d_k: int = 64, magnitude: float = 1.0, n_keys: int = 16, seed: int = 0) -> None:
         """Show the given setting. Only artist data changes; the axes stay fixed."""
-        from .numerics import entropy, normal_cdf, softmax
+        from .numerics import normal_cdf, softmax
 
         if d_k not in D_VALUES:
             raise ValueError(f"d_k must be one of {list(D_VALUES)}, got {d_k!r}")
@@ -825,8 +833,8 @@ class AttentionFigure(BlitFigure):
         for bars, slot, p in ((self.bars_u, 0, p_u), (self.bars_s, 1, p_s)):
             edges, _ = _grouped_bar_edges(n, slot)
             bars.set_data(_bar_values(p), edges)
-        self.marks_u.set_data(p_u, diagonal_gradient(p_u))
-        self.marks_s.set_data(p_s, diagonal_gradient(p_s))
+        self.marks_u.set_data(p_u, diagonal_gradient(p_u, axis=-1))  # 1 - P from the other weights
+        self.marks_s.set_data(p_s, diagonal_gradient(p_s, axis=-1))
 
         size_u = np.abs(m * m * sample.pair_dots[row])
         lo, hi = SCORE_EDGES[0], SCORE_EDGES[-1]  # values beyond the axis count in the end bins
@@ -854,9 +862,7 @@ class AttentionFigure(BlitFigure):
             "z_unscaled": z_u, "z_scaled": z_s, "p_unscaled": p_u, "p_scaled": p_s,
             "hist_unscaled": count_u, "hist_scaled": count_s, "pred_unscaled": pred_u, "pred_scaled": pred_s,
             "readouts": {
-                name: {"max weight": float(p.max()), "entropy": float(entropy(p)),
-                       "largest P(1-P)": float(diagonal_gradient(p).max())}
-                for name, p in (("unscaled", p_u), ("scaled", p_s))
+                name: _readouts(p) for name, p in (("unscaled", p_u), ("scaled", p_s))
             },
             "expectation": expect,
             "n_queries": len(ens_u),
@@ -929,13 +935,13 @@ class ScaleFigure(BlitFigure):
         self.update()
 
     def update(self, scale: float = 1.0) -> None:
-        from .numerics import entropy, expectation, softmax, softmax_jacobian
+        from .numerics import expectation, softmax, softmax_jacobian
 
         s = v.positive_real(scale, "scale")
         if not self.SCALE_RANGE[0] <= s <= self.SCALE_RANGE[1]:
             raise ValueError(f"scale must lie in {list(self.SCALE_RANGE)}, got {s}")
         p = softmax(s * self.z)
-        g = diagonal_gradient(p)
+        g = diagonal_gradient(p, axis=-1)  # 1 - P from the other weights, as in the Jacobian
         jac = softmax_jacobian(p)
         self.bars_p.set_data(_bar_values(p))
         self.bars_g.set_data(_bar_values(g))
@@ -951,8 +957,7 @@ class ScaleFigure(BlitFigure):
                             f"dashed line and grey band: the largest, mean and middle 80 % of {len(p_draws)} draws")
         self.state = {"params": {"scale": s, "seed": self.seed}, "p": p, "gradient": g, "jacobian": jac,
                       "expectation": expect, "n_draws": len(p_draws),
-                      "readouts": {"max weight": float(p.max()), "entropy": float(entropy(p)),
-                                   "largest P(1-P)": float(g.max()), "norm of J": float(np.linalg.eigvalsh(jac)[-1])},
+                      "readouts": {**_readouts(p), "norm of J": float(np.linalg.eigvalsh(jac)[-1])},
                       "max_entropy": float(np.log(len(p)))}
 
 
@@ -1096,8 +1101,6 @@ class NormalizationFigure(BlitFigure):
 
     def update(self, magnitude: float = 1.0, mode: str = "scaled", gain: float | None = None) -> None:
         """Show ``mode`` at ``magnitude``; ``gain`` is QK-norm's g (default √d_k), in ``GAIN_RANGE``."""
-        from .numerics import entropy
-
         m = v.positive_real(magnitude, "magnitude")
         if not MAGNITUDE_RANGE[0] <= m <= MAGNITUDE_RANGE[1]:
             raise ValueError(f"magnitude must lie in {list(MAGNITUDE_RANGE)}, got {m}")
@@ -1124,6 +1127,5 @@ class NormalizationFigure(BlitFigure):
                             + (f",  gain $g$ = {g:g}" if mode == "qk-l2" else ""))
         self.state = {"params": {"magnitude": m, "mode": mode, "gain": g, "seed": self.seed}, "p": p,
                       "expectation": expect, "n_queries": len(self.q_draws),
-                      "readouts": {"max weight": float(p.max()), "entropy": float(entropy(p)),
-                                   "largest P(1-P)": float((p * (1 - p)).max())},
+                      "readouts": _readouts(p),
                       "max_entropy": float(np.log(len(p)))}

@@ -559,12 +559,15 @@ def weight_measures(p, axis: int = -1) -> dict:
     r"""The three measures every explorer reports, for each distribution in ``p``.
 
     Returns ``{"max weight", "entropy", "largest P(1-P)"}``, each of shape ``p.shape``
-    without ``axis``.
+    without ``axis``. Near saturation the largest :math:`P_j(1-P_j)` is the largest weight's,
+    with :math:`1 - P_j` summed from the other weights (``diagonal_gradient(p, axis=axis)``),
+    never subtracted: at ``softmax([40, 0, 0])`` that is 8.50e-18, where ``p * (1 - p)``
+    gives 4.25e-18.
     """
     arr = v.probabilities(p, "p", axis=axis)
     ax = v.axis_index(axis, arr.ndim)
     return {"max weight": arr.max(axis=ax), "entropy": entropy(arr, axis=ax),
-            "largest P(1-P)": diagonal_gradient(arr).max(axis=ax)}
+            "largest P(1-P)": diagonal_gradient(arr, axis=ax).max(axis=ax)}
 
 
 @dataclass(frozen=True)
