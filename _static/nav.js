@@ -54,6 +54,17 @@
         dialog.addEventListener("keydown", function (event) {
           if (event.key === "Escape") { event.preventDefault(); dialog.close(); }
         });
+        // The content goes back to its sidebar without the sidebar's slide-out (0.25 s from
+        // the classless state the dialog left it in), which a busy page showed over the text
+        // for seconds. Registered before the theme's listener, which then finds nothing to move.
+        dialog.addEventListener("close", function () {
+          var home = document.getElementById("pst-" + kind + "-sidebar");
+          if (!home || !dialog.childNodes.length) return;
+          home.style.transition = "none";
+          move(dialog, home);
+          void home.offsetWidth;
+          requestAnimationFrame(function () { home.style.transition = ""; });
+        });
       }
       document.querySelectorAll("." + kind + "-toggle").forEach(function (button) {
         button.setAttribute("aria-expanded", "false");
