@@ -22,6 +22,9 @@
       }).join("");
       codeValue.textContent = body + "-" + checkLetter(body);
       quiz.classList.add("asb-answered");
+      // hidden in the HTML, for where this script does not run (a live notebook): the
+      // theme's [hidden] rule is !important, so the class alone cannot show it
+      if (codeBox) { codeBox.hidden = false; }
     }
     fieldsets.forEach(function (fieldset, qi) {
       first.push(null);

@@ -376,6 +376,8 @@ def test_quizzes_give_feedback_by_mouse_and_keyboard(browser, site, page_name):
             page.keyboard.press(key)
         assert feedback.inner_text().startswith("Correct.")
         assert not q.locator(".asb-answer").is_visible()  # the no-JavaScript fallback is hidden
+        # and so is the notebook's feedback (quiz.py's stylesheet, for where quiz.js does not run)
+        assert q.locator(".asb-why").evaluate_all("els => els.filter(e => e.checkVisibility()).length") == 0
         firsts.append((wrong, False))
     # The answer code holds the first answers (all wrong here), computed by quiz.js with the
     # package's rules; Copy selects it (file:// has no clipboard permission in a test browser).

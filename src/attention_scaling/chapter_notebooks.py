@@ -10,7 +10,9 @@ doctree, where glue roles, cross-references, citations and numbers are already t
   solutions and dropdowns folded in ``<details>``), which JupyterLab, Notebook, Colab and
   VS Code render with no extension;
 - every code cell is kept, in order, with its tags; the cells the book removes or hides
-  are hidden by ``metadata.jupyter`` (``source_hidden`` / ``outputs_hidden``);
+  are hidden by ``metadata.jupyter`` (``source_hidden`` / ``outputs_hidden``); an import
+  of the build's (``from myst_nb import glue``) becomes the package's own
+  (:data:`PORTABLE_IMPORTS`), so the notebook needs only the package's dependencies;
 - the first code cell installs the book's package when it is missing (:func:`install_cell`).
 
 Notes written for the static page only (an exercise that "needs a live kernel", whose
@@ -54,14 +56,21 @@ _INSTALL = '''\
 # this notebook sits in, else from SOURCE. Elsewhere it does nothing.
 import importlib.util, pathlib, site, sysconfig
 {source}
+HELP = ("The book's package, attention_scaling, is not installed. Open"
+        " this notebook with the Binder button on the book's page, or, in a"
+        " clone of the book's repository, run:"
+        " pip install -r requirements.txt")
 up = (pathlib.Path.cwd(), *pathlib.Path.cwd().parents)  # here, and above
 root = [d for d in up if '"attention-scaling"' in "".join(
     p.read_text() for p in d.glob("pyproject.toml"))]
 if importlib.util.find_spec("attention_scaling") is None:
     pkg = f'-e "{{root[0]}}"' if root else SOURCE
-    assert pkg, "Install it: pip install git+<the book's GitHub address>"
-    %pip install -q {{pkg}}
-    site.addsitedir(sysconfig.get_paths()["purelib"])  # import it now'''
+    if pkg:  # then check that pip installed it
+        %pip install -q {{pkg}}
+        site.addsitedir(sysconfig.get_paths()["purelib"])  # import it now
+        importlib.invalidate_caches()
+    if importlib.util.find_spec("attention_scaling") is None:
+        raise ModuleNotFoundError(HELP)'''
 
 
 def install_cell(repository: str = "", commit: str = "") -> str:
@@ -438,9 +447,22 @@ def _code_cell(source_cell, number: int):
     for key in ("mystnb",):
         if key in source_cell.metadata:
             metadata[key] = copy.deepcopy(source_cell.metadata[key])
-    cell = nbformat.v4.new_code_cell(source=source_cell.source, metadata=metadata)
+    cell = nbformat.v4.new_code_cell(source=portable(source_cell.source), metadata=metadata)
     cell["id"] = f"code-{number}"
     return cell
+
+
+#: Imports of the book's build that a chapter's notebook replaces by the package's own, so
+#: that it runs with only the package's dependencies (Colab has no myst-nb).
+PORTABLE_IMPORTS = {"from myst_nb import glue": "from attention_scaling.prose import glue"}
+
+
+def portable(source: str) -> str:
+    """A chapter's code cell as its notebook runs it: :data:`PORTABLE_IMPORTS` replaced,
+    whole lines only."""
+    if not isinstance(source, str):
+        raise ValueError(f"source must be a string, got {type(source).__name__}")
+    return "\n".join(PORTABLE_IMPORTS.get(line, line) for line in source.split("\n"))
 
 
 def _first_line(node) -> int | None:

@@ -202,8 +202,10 @@ class Explorable:
         kind, *spec = c.live
         common = {"description": c.described(), "style": {"description_width": "initial"}}
         if kind == "radio":  # option names are not typeset: "1/√dₖ", not "1/√d_k"
-            return w.RadioButtons(options=[(_subscripts(c.show(x)), x) for x in spec[0]], value=c.default,
-                                  layout=w.Layout(width="auto"), **common)
+            radio = w.RadioButtons(options=[(_subscripts(c.show(x)), x) for x in spec[0]], value=c.default,
+                                   layout=w.Layout(width="auto"), **common)
+            radio.add_class(RADIO_CLASS)  # its arrow keys stay its own (RADIO_KEYS_JS)
+            return radio
         common |= {"continuous_update": True, "layout": w.Layout(width="100%", max_width="760px")}
         if kind == "select":
             return w.SelectionSlider(options=list(spec[0]), value=c.default, **common)
@@ -379,9 +381,35 @@ class Explorable:
         # The widget-view bundle, built here rather than by the widget: ipywidgets 7 (Colab's)
         # has no Widget._repr_mimebundle_, ipywidgets 8 makes the same bundle.
         box = self.widget()
+        if any(c.live[0] == "radio" for c in self.controls + self.live_only):
+            from IPython.display import Javascript, display
+
+            display(Javascript(RADIO_KEYS_JS))  # an output before the widget's, once per explorer
         return {"application/vnd.jupyter.widget-view+json": {"version_major": 2, "version_minor": 0,
                                                              "model_id": box.model_id},
                 "text/plain": f"{plain_text(self.title)} (live: needs a running kernel)"}
+
+
+#: Class of a live explorer's radio buttons.
+RADIO_CLASS = "asb-radio"
+# JupyterLab binds the arrow keys, in command mode, to moving between cells, and its
+# shortcut handler (Lumino's, on the document) takes ArrowUp/ArrowDown from a focused radio
+# button in an output and prevents its default: the choice does not change and the next
+# cell is selected. This handler runs first (the window's capture phase) and stops the
+# event there for the explorers' radio buttons, so the browser's own handling of the key
+# (move to the next option and choose it) is all that happens. Installed once per page.
+RADIO_KEYS_JS = """(function () {
+  if (window.asbRadioKeys) { return; }
+  window.asbRadioKeys = true;
+  var keys = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"];
+  window.addEventListener("keydown", function (event) {
+    var t = event.target;
+    if (keys.indexOf(event.key) >= 0 && !event.ctrlKey && !event.metaKey && !event.altKey
+        && t && t.matches && t.matches(".%s input[type=radio]")) {
+      event.stopPropagation();
+    }
+  }, true);
+})();""" % RADIO_CLASS
 
 
 # --- the live frame cache (ipywidgets 8) ----------------------------------------------------

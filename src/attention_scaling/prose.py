@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import numbers
 
-__all__ = ["sci"]
+__all__ = ["glue", "sci"]
 
 
 def sci(x, digits: int = 2):
@@ -30,3 +30,22 @@ def sci(x, digits: int = 2):
     if exponent == 0:
         return Markdown(f"${mantissa}$")
     return Markdown(f"${mantissa} \\times 10^{{{exponent}}}$")
+
+
+def glue(name: str, variable, display: bool = True) -> None:
+    """myst-nb's ``glue`` where myst-nb is installed (the book's build), else its stand-in:
+    a value to display is displayed, and the rest is dropped, since only the book's build
+    reads glued values back. The chapters generated as notebooks import this one
+    (:mod:`attention_scaling.chapter_notebooks`), so that they run where only this package
+    is installed (Colab, say), whose dependencies do not include myst-nb."""
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name must be a non-empty string, got {name!r}")
+    try:
+        from myst_nb import glue as myst_glue
+    except ImportError:
+        if display:
+            from IPython.display import display as show
+
+            show(variable)
+        return
+    myst_glue(name, variable, display=display)

@@ -3,8 +3,12 @@
 A :class:`Quiz` renders as HTML: one ``<fieldset>`` of radio buttons per question and a
 live feedback line. ``_static/quiz.js`` shows, as soon as an answer is chosen (by mouse or
 with the arrow keys), whether it is right and *why*: every option carries its own
-explanation. Without JavaScript (in a live notebook, say) each question has a folded
-"answer" with the correct option and its explanation instead.
+explanation. Where the page's script does not run (a live notebook: JupyterLab renders a
+cell's HTML but runs no script in it), the same feedback comes from the quiz's own
+stylesheet: each option's explanation is in the HTML, hidden, and a ``:has(:checked)`` rule
+shows the chosen one, only while quiz.js has not taken the question over (``asb-ready``).
+The answer code needs the script, so its line stays hidden until quiz.js fills it in.
+Each question also has a folded "answer" with the correct option and its explanation.
 
 Inline maths in questions, options and explanations is written ``\\(...\\)``.
 
@@ -92,15 +96,23 @@ class Quiz:
         uid = f"asb-quiz-{next(_ids)}"
         parts = [f'<div class="asb-quiz mathjax_process" id="{uid}" data-quiz-key="{self.key}">',
                  f'<p class="asb-quiz-title">{html.escape(self.title)}</p>']
+        parts.append(_notebook_feedback_css(uid, max(len(q.options) for q in self.questions)))
         for qi, q in enumerate(self.questions):
             qid = f"{uid}-q{qi}"
             parts.append(f'<fieldset class="asb-question" id="{qid}"><legend>{html.escape(q.prompt)}</legend>')
             for oi, o in enumerate(q.options):
                 oid = f"{qid}-o{oi}"
-                parts.append(f'<div class="asb-option"><input type="radio" name="{qid}" id="{oid}" value="{oi}">'
+                parts.append(f'<div class="asb-option"><input type="radio" name="{qid}" id="{oid}" value="{oi}"'
+                             # JupyterLab: no notebook shortcut from here, so the arrow keys
+                             # move between the options, not to the next cell
+                             ' data-lm-suppress-shortcuts="true">'
                              f'<label for="{oid}">{html.escape(o.text)}</label></div>')
             data = {"correct": [o.correct for o in q.options], "why": [o.why for o in q.options]}
             right = next(o for o in q.options if o.correct)
+            parts.extend(  # the notebook's feedback (see _notebook_feedback_css); quiz.js's is below
+                f'<p class="asb-why asb-why-{oi}" hidden>'
+                f'{"Correct. " if o.correct else "Not quite. "}{html.escape(o.why)}</p>'
+                for oi, o in enumerate(q.options))
             parts.append(
                 f'<p class="asb-feedback" role="status" aria-live="polite"></p>'
                 f'<details class="asb-answer"><summary>Answer</summary>'
@@ -109,7 +121,7 @@ class Quiz:
                 "</fieldset>"
             )
         parts.append(
-            '<div class="asb-code"><p>Your answer code (your first answer to each question; '
+            '<div class="asb-code" hidden><p>Your answer code (your first answer to each question; '
             'hand it in if your teacher asks): <output class="asb-code-value"></output> '
             '<button type="button" class="asb-code-copy">Copy</button></p></div>')
         parts.append("</div>")
@@ -117,6 +129,16 @@ class Quiz:
 
     def _repr_html_(self) -> str:
         return self.html()
+
+
+def _notebook_feedback_css(uid: str, n_options: int) -> str:
+    """The feedback of a quiz where quiz.js does not run: the chosen option's explanation
+    (``.asb-why-N``, hidden by default) is shown while its question is not ``asb-ready``,
+    the class quiz.js gives a question it handles. Scoped to this quiz by its id."""
+    rules = "".join(
+        f"#{uid} .asb-question:not(.asb-ready):has(input[value='{oi}']:checked) .asb-why-{oi}"
+        "{display:block;margin:0.3em 0 0}" for oi in range(n_options))
+    return f"<style>{rules}</style>"
 
 
 #: Characters of a quiz key, and the letters that name options (A = the first).

@@ -1,0 +1,156 @@
+"""The labs let a student predict before they see (issue 28, part 3).
+
+- A Run All of each lab, its predictions left unset (``None``), prints under every
+  prediction a verdict line and none of the values or phrases the student is asked to
+  predict (a list per lab, below). Cells whose output a student must open on purpose
+  (``metadata.jupyter.outputs_hidden``, a folded answer) are not read.
+- A Run All with the right predictions filled in says "✓ matches" for each of them: the
+  expectations held in ``attention_scaling.labs`` agree with what the labs measure.
+- Each lab says near its top not to Run All before predicting.
+- ``attention_scaling.labs.check`` itself: ✓, ✗, unset, unreadable, and it never prints
+  the expected value.
+"""
+
+from __future__ import annotations
+
+import re
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from attention_scaling import labs
+from book_files import ROOT
+
+LABS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+PREDICTION = re.compile(r"^(prediction_\d+) = None$", re.M)
+
+# What must not be printed before the student has predicted: the expected values and the
+# sentences that give them away, as the check cells printed them before this test.
+NOT_PRINTED = {
+    "lab-break-the-softmax": ["(exact", "31.2%", "about a third", "orders of magnitude"],
+    "lab-derive-it-with-sympy": ["should be", "- P_1 P_2", "recognise $P_1$"],  # Task 4 answer
+    "lab-find-the-needle": ["8-fold", "about 8", "close to 8", "exactly when it beats"],
+    "lab-predict-then-move-the-slider": ["theory", "sqrt(64)", "sqrt(d_k)", "typical spread",
+                                         "Exercise 3.3"],
+    "lab-turn-on-qk-norm": ["1/16", "same at every magnitude", "rises", "stays", "explodes",
+                            "bounded", "keeps learning"],
+}
+
+# The right predictions, as a student would type them.
+RIGHT = {
+    "lab-break-the-softmax": {1: '"nan"', 2: "(709.8, 88.7, 11.1)", 3: "0.3", 4: "4e-9", 5: '"nan"'},
+    "lab-derive-it-with-sympy": {1: "P1 * (1 - P1)", 2: '"refused"'},
+    "lab-find-the-needle": {1: "8", 2: "5", 3: '("less", "same")', 4: "(0.3, 1)"},
+    "lab-predict-then-move-the-slider": {1: "8", 2: "64", 3: '"the average"', 4: "4"},
+    "lab-turn-on-qk-norm": {1: '("rises", "stays")', 2: '"rises"', 3: '("explodes", "bounded")'},
+}
+
+
+def run_all(path, predictions=None) -> nbformat.NotebookNode:
+    """Run All in a fresh kernel, from the lab's folder, with ``predictions`` (n -> code)
+    typed into the prediction cells."""
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code" and predictions:
+            cell.source = PREDICTION.sub(lambda m: f"{m[1]} = {predictions[int(m[1].split('_')[1])]}",
+                                         cell.source)
+    NotebookClient(nb, timeout=600, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    return nb
+
+
+def printed(nb) -> str:
+    """Every text a Run All shows the student, but the outputs folded on purpose."""
+    texts = []
+    for cell in nb.cells:
+        if cell.cell_type != "code" or cell.metadata.get("jupyter", {}).get("outputs_hidden"):
+            continue
+        for out in cell.outputs:
+            if out.output_type == "stream":
+                texts.append(out.text)
+            elif out.output_type in ("execute_result", "display_data"):
+                texts.extend(v for k, v in out.data.items() if k.startswith("text/") and isinstance(v, str))
+            elif out.output_type == "error":
+                texts.append(f"{out.ename}: {out.evalue}")
+    return "\n".join(texts)
+
+
+def predictions(path) -> list[str]:
+    nb = nbformat.read(path, as_version=4)
+    return [m for c in nb.cells if c.cell_type == "code" for m in PREDICTION.findall(c.source)]
+
+
+def test_every_lab_has_its_lists():
+    assert sorted(NOT_PRINTED) == sorted(RIGHT) == [p.stem for p in LABS]
+
+
+@pytest.mark.parametrize("path", LABS, ids=lambda p: p.stem)
+def test_run_all_prints_no_expected_value(path):
+    text = printed(run_all(path))
+    leaked = [s for s in NOT_PRINTED[path.stem] if s in text]
+    assert leaked == [], f"{path.name}: Run All prints {leaked} before anything is predicted"
+    names = predictions(path)
+    assert names == [f"prediction_{i}" for i in range(1, len(names) + 1)] and names, \
+        "each prediction is a variable prediction_1, prediction_2, ... set to None"
+    # one verdict per prediction, and no ✓/✗ (nothing to compare yet)
+    assert text.count(labs.NOT_YET) == len(names), f"{path.name}: a prediction has no check"
+    assert labs.MATCH not in text and labs.LOOK_AGAIN not in text
+
+
+@pytest.mark.parametrize("path", LABS, ids=lambda p: p.stem)
+def test_right_predictions_match(path):
+    text = printed(run_all(path, RIGHT[path.stem]))
+    verdicts = re.findall(r"^Your prediction, .*$", text, re.M)
+    assert len(verdicts) == len(predictions(path))
+    assert all(v.endswith(labs.MATCH) for v in verdicts), verdicts
+
+
+@pytest.mark.parametrize("path", LABS, ids=lambda p: p.stem)
+def test_lab_says_not_to_run_all_first(path):
+    nb = nbformat.read(path, as_version=4)
+    top = "\n".join(c.source for c in nb.cells[:3] if c.cell_type == "markdown")
+    assert "do not Run All" in top and "prediction_1" in top
+
+
+# --- the helper ---------------------------------------------------------------------------------
+
+
+def test_check_says_match_or_look_again_never_the_value(capsys):
+    assert labs.check(8, labs.Number(8.0, rel=0.1)) is True
+    assert labs.check(64, labs.Number(8.0, rel=0.1)) is False
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["Your prediction, 8: ✓ matches", "Your prediction, 64: ✗ look again"]
+    assert labs.check(None, "find-the-needle/1") is None
+    assert capsys.readouterr().out.strip() == labs.NOT_YET
+    assert labs.check("8", labs.Number(8.0, rel=0.1)) is None      # a string is not a number
+    assert "cannot read it: write a number" in capsys.readouterr().out
+    assert labs.check(("less", "more"), "find-the-needle/3") is False
+    assert capsys.readouterr().out.strip().endswith("✗ look again (part 1 ✓, part 2 ✗)")
+    assert labs.check(" NaN ", "break-the-softmax/1") is True
+    assert labs.check(9.0, labs.Number(1e-8, factor=10)) is False
+    assert labs.check(3e-8, labs.Number(1e-8, factor=10)) is True
+
+
+@pytest.mark.parametrize("task", labs.tasks())
+def test_a_wrong_prediction_is_not_told_the_answer(task, capsys):
+    judge = labs.expected(task)
+    parts = judge.parts if isinstance(judge, labs.Parts) else (judge,)
+    wrong = tuple({labs.Number: 1e6, labs.Choice: "nonsense", labs.Expression: "z_9"}[type(p)] for p in parts)
+    labs.check(wrong if isinstance(judge, labs.Parts) else wrong[0], task)
+    out = capsys.readouterr().out.split(":", 1)[1]  # after the echoed prediction
+    for part in parts:  # a choice's options are named, so only numbers can leak
+        if isinstance(part, labs.Number):
+            value = float(part.value() if callable(part.value) else part.value)
+            assert all(f"{value:{f}}" not in out for f in (".2g", ".3g", "g")), out
+
+
+def test_check_refuses_what_it_cannot_judge():
+    with pytest.raises(ValueError, match="^task"):
+        labs.check(1, "no-such-lab/1")
+    with pytest.raises(ValueError, match="^against"):
+        labs.check(1, 8.0)
+    with pytest.raises(ValueError, match="^rel, abs, factor"):
+        labs.Number(1.0)
+    with pytest.raises(ValueError, match="^value"):
+        labs.Choice("x", ("a", "b"))
