@@ -129,7 +129,13 @@ def _tasks(path: Path) -> list[list]:
 
 def _kind(cell) -> str:
     if cell.cell_type == "code":
-        return "fold" if FOLD in cell.metadata.get("tags", []) else "code"
+        tags = cell.metadata.get("tags", [])
+        # not on the web page: a prediction's variable (prediction_1 = None), which the check
+        # below reads in a notebook, and the book's own checks after an answer (they print
+        # nothing: tests/test_labs.py reads every output of a Run All)
+        if "remove-cell" in tags:
+            return "removed"
+        return "fold" if FOLD in tags else "code"
     if cell.source.startswith(f"**{PREDICTION_LEAD}**"):
         return "space"
     if cell.source.startswith(ANSWER):
@@ -147,6 +153,11 @@ def test_every_prediction_has_a_space_a_folded_check_and_a_folded_answer_after_i
                 continue
             predictions += 1
             assert kinds[i + 1] == "space", f"{lab.name}: no space to answer right after {task[i].source[:60]!r}"
+            # in a notebook, the space is followed by the prediction's variable, which the check reads
+            variable = re.fullmatch(r"(?:#.*\n)*(prediction_\d+) = None", task[i + 2].source.strip())
+            assert kinds[i + 2] == "removed" and variable, f"{lab.name}: no prediction cell after the space"
+            reads = [c for c in task[i + 3:] if _kind(c) == "fold" and f"check({variable[1]}," in c.source]
+            assert reads, f"{lab.name}: no folded check reads {variable[1]}"
             rest = kinds[i + 2:]
             answer = rest.index("answer") if "answer" in rest else None
             assert answer is not None, f"{lab.name}: no folded answer after {task[i].source[:60]!r}"
@@ -156,7 +167,7 @@ def test_every_prediction_has_a_space_a_folded_check_and_a_folded_answer_after_i
         # the answers sit at the end: nothing but text after a task's last answer
         if "answer" in kinds:
             tail = kinds[len(kinds) - kinds[::-1].index("answer"):]
-            assert set(tail) <= {"text"} and not any("**Predict" in c.source for c in task[-len(tail):] if tail)
+            assert set(tail) <= {"text", "removed"} and not any("**Predict" in c.source for c in task[-len(tail):] if tail)
     assert predictions >= 2, f"{lab.name} has only {predictions} predictions"
 
 
