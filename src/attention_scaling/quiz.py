@@ -94,18 +94,19 @@ class Quiz:
 
     def html(self) -> str:
         uid = f"asb-quiz-{next(_ids)}"
-        parts = [f'<div class="asb-quiz mathjax_process" id="{uid}" data-quiz-key="{self.key}">',
+        # data-lm-suppress-shortcuts: JupyterLab runs no notebook shortcut for a key pressed in
+        # the quiz (Lumino stops at the first ancestor that has it), so the arrow keys move
+        # between the options, not to the next cell. Once per quiz, not once per option.
+        parts = [f'<div class="asb-quiz mathjax_process" id="{uid}" data-quiz-key="{self.key}"'
+                 ' data-lm-suppress-shortcuts>',
                  f'<p class="asb-quiz-title">{html.escape(self.title)}</p>']
-        parts.append(_notebook_feedback_css(uid, max(len(q.options) for q in self.questions)))
+        parts.append(_notebook_feedback_css(max(len(q.options) for q in self.questions)))
         for qi, q in enumerate(self.questions):
             qid = f"{uid}-q{qi}"
             parts.append(f'<fieldset class="asb-question" id="{qid}"><legend>{html.escape(q.prompt)}</legend>')
             for oi, o in enumerate(q.options):
                 oid = f"{qid}-o{oi}"
-                parts.append(f'<div class="asb-option"><input type="radio" name="{qid}" id="{oid}" value="{oi}"'
-                             # JupyterLab: no notebook shortcut from here, so the arrow keys
-                             # move between the options, not to the next cell
-                             ' data-lm-suppress-shortcuts="true">'
+                parts.append(f'<div class="asb-option"><input type="radio" name="{qid}" id="{oid}" value="{oi}">'
                              f'<label for="{oid}">{html.escape(o.text)}</label></div>')
             data = {"correct": [o.correct for o in q.options], "why": [o.why for o in q.options]}
             right = next(o for o in q.options if o.correct)
@@ -131,14 +132,15 @@ class Quiz:
         return self.html()
 
 
-def _notebook_feedback_css(uid: str, n_options: int) -> str:
+def _notebook_feedback_css(n_options: int) -> str:
     """The feedback of a quiz where quiz.js does not run: the chosen option's explanation
     (``.asb-why-N``, hidden by default) is shown while its question is not ``asb-ready``,
-    the class quiz.js gives a question it handles. Scoped to this quiz by its id."""
-    rules = "".join(
-        f"#{uid} .asb-question:not(.asb-ready):has(input[value='{oi}']:checked) .asb-why-{oi}"
-        "{display:block;margin:0.3em 0 0}" for oi in range(n_options))
-    return f"<style>{rules}</style>"
+    the class quiz.js gives a question it handles. The rules are the same for every quiz (a
+    question's options are its own descendants), so they name no quiz: short, since every
+    page with a quiz carries them."""
+    chosen = ",".join(f'.asb-question:not(.asb-ready):has([value="{oi}"]:checked) .asb-why-{oi}'
+                      for oi in range(n_options))
+    return f"<style>{chosen}{{display:block;margin:0.3em 0 0}}</style>"
 
 
 #: Characters of a quiz key, and the letters that name options (A = the first).
