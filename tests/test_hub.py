@@ -295,12 +295,16 @@ def run_all(page):
 
 
 def wait_ran(page, timeout=240_000):
-    """Every code cell of the open lab has an execution count."""
+    """Every code cell of the open lab has an execution count, read from the notebook's
+    model, not from the prompts: a cell whose input is collapsed (the labs' own checks,
+    hidden so that their claims do not give the answers away) shows an empty prompt. A cell
+    that ended in an error stops Run All, so the cells after it never get a count."""
     wait(page, "the lab did not run to the end",
         """() => {
-            const prompts = [...document.querySelectorAll(
-                '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt')];
-            return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
+            const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+            if (!panel || !panel.content || !panel.content.widgets) return false;
+            const cells = panel.content.widgets.filter(c => c.model.type === 'code');
+            return cells.length > 0 && cells.every(c => c.model.executionCount !== null);
         }""", timeout=timeout)
 
 
