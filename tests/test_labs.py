@@ -41,16 +41,20 @@ NOT_PRINTED = {
 RIGHT = {
     "lab-break-the-softmax": {1: '"nan"', 2: "(709.8, 88.7, 11.1)", 3: "0.3", 4: "4e-9", 5: '"nan"'},
     "lab-derive-it-with-sympy": {1: "P1 * (1 - P1)", 2: '"refused"'},
-    "lab-find-the-needle": {1: "8", 2: "5", 3: '("less", "same")', 4: "(0.3, 1)"},
-    "lab-predict-then-move-the-slider": {1: "8", 2: "64", 3: '"the average"', 4: "4"},
+    "lab-find-the-needle": {1: "8", 2: '("stays", "falls")', 3: '("less", "same")', 4: "(0.3, 1)"},
+    "lab-predict-then-move-the-slider": {1: "8", 2: "256", 3: '"the average"', 4: "4"},
     "lab-turn-on-qk-norm": {1: '("rises", "stays")', 2: '"rises"', 3: '("explodes", "bounded")'},
 }
 
 
-def run_all(path, predictions=None) -> nbformat.NotebookNode:
+def run_all(path, predictions=None, plant=None) -> nbformat.NotebookNode:
     """Run All in a fresh kernel, from the lab's folder, with ``predictions`` (n -> code)
-    typed into the prediction cells."""
+    typed into the prediction cells; ``plant``: a line added to the end of the first check
+    cell (to test this test)."""
     nb = nbformat.read(path, as_version=4)
+    if plant:
+        first_check = next(c for c in nb.cells if c.cell_type == "code" and "check(prediction_" in c.source)
+        first_check.source += "\n" + plant
     for cell in nb.cells:
         if cell.cell_type == "code" and predictions:
             cell.source = PREDICTION.sub(lambda m: f"{m[1]} = {predictions[int(m[1].split('_')[1])]}",
@@ -76,6 +80,13 @@ def printed(nb) -> str:
     return "\n".join(texts)
 
 
+def leaked(path, text) -> list[str]:
+    """What of the lab's expected values and give-away phrases ``text`` prints, once the
+    lines that echo the student's own prediction are left out."""
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("Your prediction, "))
+    return [s for s in NOT_PRINTED[path.stem] if s in text]
+
+
 def predictions(path) -> list[str]:
     nb = nbformat.read(path, as_version=4)
     return [m for c in nb.cells if c.cell_type == "code" for m in PREDICTION.findall(c.source)]
@@ -88,8 +99,7 @@ def test_every_lab_has_its_lists():
 @pytest.mark.parametrize("path", LABS, ids=lambda p: p.stem)
 def test_run_all_prints_no_expected_value(path):
     text = printed(run_all(path))
-    leaked = [s for s in NOT_PRINTED[path.stem] if s in text]
-    assert leaked == [], f"{path.name}: Run All prints {leaked} before anything is predicted"
+    assert leaked(path, text) == [], f"{path.name}: Run All prints {leaked(path, text)} before anything is predicted"
     names = predictions(path)
     assert names == [f"prediction_{i}" for i in range(1, len(names) + 1)] and names, \
         "each prediction is a variable prediction_1, prediction_2, ... set to None"
@@ -104,6 +114,15 @@ def test_right_predictions_match(path):
     verdicts = re.findall(r"^Your prediction, .*$", text, re.M)
     assert len(verdicts) == len(predictions(path))
     assert all(v.endswith(labs.MATCH) for v in verdicts), verdicts
+    # a right prediction is echoed, and nothing else gives the answer
+    assert leaked(path, text) == [], f"{path.name}: Run All with predictions prints {leaked(path, text)}"
+
+
+def test_the_leak_check_catches_a_check_cell_that_prints_the_theory():
+    """A check cell that printed the expected value, as the labs once did, fails the test."""
+    path = ROOT / "notebooks" / "lab-predict-then-move-the-slider.ipynb"
+    text = printed(run_all(path, plant='print("theory: sqrt(64) = 8")'))
+    assert "theory: sqrt(64) = 8" in text and "theory" in leaked(path, text)
 
 
 @pytest.mark.parametrize("path", LABS, ids=lambda p: p.stem)
@@ -154,3 +173,66 @@ def test_check_refuses_what_it_cannot_judge():
         labs.Number(1.0)
     with pytest.raises(ValueError, match="^value"):
         labs.Choice("x", ("a", "b"))
+
+
+# --- a lab never repeats an exercise word for word ------------------------------------------------
+
+RUN = 12  # words in a row that a lab's markdown may not share with a chapter's exercise
+_EXERCISE = re.compile(r"^```\{exercise\}[^\n]*\n(.*?)^```", re.M | re.S)
+_THINGS_TO_TRY = re.compile(r"^Things to try:?\s*$(.*?)(?=^#|^```|\Z)", re.M | re.S)
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def _runs(words: list[str]) -> set[tuple[str, ...]]:
+    return {tuple(words[i:i + RUN]) for i in range(len(words) - RUN + 1)}
+
+
+def exercise_texts() -> dict[str, str]:
+    """Each chapter's exercises (their statements, options dropped) and "Things to try" lists."""
+    out = {}
+    for chapter in sorted((ROOT / "book").glob("*.md")):
+        text = chapter.read_text(encoding="utf-8")
+        for i, m in enumerate(_EXERCISE.finditer(text), 1):
+            out[f"{chapter.stem} exercise {i}"] = re.sub(r"^:\w[^\n]*$", "", m[1], flags=re.M)
+        for m in _THINGS_TO_TRY.finditer(text):
+            out[f"{chapter.stem} things to try"] = m[1]
+    return out
+
+
+def test_the_repeat_check_finds_exercises_and_a_copied_sentence():
+    texts = exercise_texts()
+    assert sum("exercise" in k for k in texts) >= 20 and any("things to try" in k for k in texts), sorted(texts)
+    copied = " ".join(_words(texts["derive-the-softmax-gradient exercise 2"])[:RUN])
+    assert _runs(_words(f"Now: {copied}, then run it.")) & _runs(_words(texts["derive-the-softmax-gradient exercise 2"]))
+
+
+@pytest.mark.parametrize("path", LABS, ids=lambda p: p.stem)
+def test_lab_repeats_no_exercise_word_for_word(path):
+    cells = [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "markdown"]
+    shared = {}
+    for name, text in exercise_texts().items():
+        theirs = _runs(_words(text))
+        for i, source in enumerate(cells):
+            common = _runs(_words(source)) & theirs
+            if common:
+                shared[f"markdown cell {i} / {name}"] = " ".join(min(common))
+    assert not shared, f"{path.name} repeats {RUN} or more words in a row: {shared}"
+
+
+def test_task_1_reads_the_log_axis():
+    """The spread's hump is drawn on a log axis: scaling every score slides it and keeps
+    its width (it does not get wider), and Task 1 and its answer say so."""
+    nb = nbformat.read(ROOT / "notebooks" / "lab-predict-then-move-the-slider.ipynb", as_version=4)
+    task = []
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and cell.source.startswith("## ") and task:
+            break
+        if task or cell.source.startswith("## Task 1"):
+            task.append(cell.source)
+    text = " ".join(" ".join(task).split())
+    assert "logarithmic" in text and "slides" in text and "keeps its width" in text, text[:400]
+    said = re.sub(r"does not get wider", "", text)
+    assert not re.search(r"\bwider\b|\bwidens?\b|\bbroader\b", said), "Task 1 says the hump gets wider"

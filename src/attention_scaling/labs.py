@@ -151,7 +151,7 @@ def _saturation_gradient():
 def _first_saturating_magnitude():
     from .explorables import magnitude_to_saturate
 
-    return magnitude_to_saturate(0.9, d_k=64)["first_mean"]
+    return magnitude_to_saturate(0.9, d_k=1024)["first_mean"]
 
 
 _TREND = ("rises", "falls", "stays")
