@@ -105,6 +105,7 @@
     root.addEventListener("focusin", warm);
     root.addEventListener("pointerdown", warm);
     present(root, data, show);
+    keyPanelFirst(root);
     root.classList.add("asb-ready");
     // The maths in a player's title and labels is not a Tab stop: a keyboard user tabs from
     // control to control. (Elsewhere MathJax keeps its Tab stops, which make scrolling
@@ -116,6 +117,26 @@
       var mj = window.MathJax;
       if (mj && mj.startup && mj.startup.promise) { mj.startup.promise.then(untab); } else { untab(); }
     });
+  }
+  // A figure wider than a phone scrolls sideways (book.css); one whose key panel is not the
+  // first (data-key-from: where it starts, as a fraction of the figure's width) opens
+  // scrolled to it. Again whenever the scroller gains room to scroll (a phone turned, a
+  // window narrowed), never while the reader keeps it as they scrolled it.
+  function keyPanelFirst(root) {
+    var scroller = root.querySelector(".asb-scroll[data-key-from]");
+    if (!scroller) { return; }
+    var from = parseFloat(scroller.getAttribute("data-key-from"));
+    var couldScroll = false;
+    function place() {
+      var room = scroller.scrollWidth - scroller.clientWidth;
+      if (room > 0 && !couldScroll) {
+        var stack = scroller.firstElementChild;
+        scroller.scrollLeft = Math.min(room, Math.max(0, from * stack.getBoundingClientRect().width - 4));
+      }
+      couldScroll = room > 0;
+    }
+    place();
+    window.addEventListener("resize", place);
   }
   // --- Presentation mode ------------------------------------------------------------
   // The player fills the screen (a fixed overlay, moved to the end of <body> so that no

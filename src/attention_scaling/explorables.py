@@ -347,6 +347,8 @@ class Explorable:
                               for c in self.controls)
         fixed_note = ", ".join(f"{plain_text(c.label)} = {c.show(c.default)}" for c in self.live_only)
         width, height = fig.fig.canvas.get_width_height()
+        key_from = fig.key_panel_start()
+        key_attr = "" if key_from is None else f' data-key-from="{key_from:.3f}"'
         _, alt0, readout0 = frames[default_index]
         how = ("Drag a slider or focus it and use the arrow, Home and End keys"
                + ("; pick a choice with a click or the arrow keys" if any(c.is_choice for c in self.controls)
@@ -363,7 +365,7 @@ class Explorable:
             f'<button type="button" class="asb-present-close">Close</button></div>'
             f'<p class="asb-title" id="{uid}-title">{math_html(self.title)}</p>'
             f'<div class="asb-controls">{"".join(rows)}</div>'
-            f'<div class="asb-scroll"><div class="asb-stack" style="aspect-ratio: {width} / {height}">'
+            f'<div class="asb-scroll"{key_attr}><div class="asb-stack" style="aspect-ratio: {width} / {height}">'
             f'<img class="asb-background" src="data:image/png;base64,{background}" alt="" width="{width}" height="{height}">'
             f'<img class="asb-frame" src="data:image/png;base64,{encoded[default_index]}" '
             f'alt="{html.escape(alt0)}" width="{width}" height="{height}"></div></div>'

@@ -525,6 +525,10 @@ class BlitFigure:
     saved background stays valid and a frame costs only the changed artists.
     """
 
+    # The panel a phone's player opens on (static_html: its scroller starts there), when it is
+    # not the first: a subclass sets it to one of its axes.
+    key_axes = None
+
     def __init__(self, fig: Figure):
         from matplotlib.backends.backend_agg import FigureCanvasAgg
 
@@ -595,6 +599,15 @@ class BlitFigure:
         for artist in self._dynamic:
             self.fig.draw_artist(artist)
         return fast_png(np.asarray(self.canvas.buffer_rgba()), self.fig.dpi, self._smallest_pt)
+
+    def key_panel_start(self) -> float | None:
+        """Where :attr:`key_axes` begins, its tick labels included, as a fraction of the
+        figure's width (in [0, 1)); None when the figure names no key panel."""
+        if self.key_axes is None:
+            return None
+        self._ensure_background()  # the layout is final once the background is drawn
+        box = self.key_axes.get_tightbbox(self.canvas.get_renderer())
+        return float(np.clip(box.x0 / self.fig.bbox.width, 0.0, 0.99))
 
     def _ensure_background(self) -> None:
         if self._background is None:
@@ -736,6 +749,7 @@ class AttentionFigure(BlitFigure):
                      dpi=v.positive_int(dpi, "dpi"), layout="constrained")
         super().__init__(fig)
         ax_w, ax_g, ax_h = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.15, 1.0, 1.25]})
+        self.key_axes = ax_h  # the spread of q·k carries the √d_k story: a phone opens on it
         red, blue = COLORS["unscaled"], COLORS["scaled"]
 
         ax_w.set_title("weights of one draw", fontsize=TEXT_PT)
