@@ -539,7 +539,7 @@ def build_notebook(doctree, docname: str, source_nb, *, fignumbers=None, link=No
                 flush_prose()
                 from .folds import DEEPER_LABEL
 
-                prose.append(f"**{_escape(DEEPER_LABEL + child['title'])}**")
+                prose.append(f"**{_escape(child.get('lead', DEEPER_LABEL) + child['title'])}**")
                 walk(child, level)
                 continue
             inner = sorted(c["cell_index"] for c in child.findall(_is_cell)) \

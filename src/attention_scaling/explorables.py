@@ -350,12 +350,11 @@ class Explorable:
         key_from = fig.key_panel_start()
         key_attr = "" if key_from is None else f' data-key-from="{key_from:.3f}"'
         _, alt0, readout0 = frames[default_index]
-        how = ("Drag a slider or focus it and use the arrow, Home and End keys"
-               + ("; pick a choice with a click or the arrow keys" if any(c.is_choice for c in self.controls)
-                  else "") + ".")
-        note = (f"Precomputed frames for every combination of {grid_note}"
+        how = "Arrow, Home and End keys step a focused control" + (
+            " or choice" if any(c.is_choice for c in self.controls) else "") + "."
+        note = (f"Precomputed frames: {grid_note}"
                 + (f"; fixed here: {fixed_note}" if fixed_note else "")
-                + f". {how} In the notebook version every control is live.")
+                + f". {how} In the notebook every control is live.")
         return (
             f'<div class="asb-player" id="{uid}" role="group" aria-label="{html.escape(plain_text(self.title))}">'
             # presentation mode (player.js): shown only once the script runs, never printed

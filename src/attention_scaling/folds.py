@@ -13,7 +13,8 @@ and the build folds everything between the two markers into one ``<details
 class="asb-deeper">`` whose summary reads "Going deeper: the exact law of a score". A MyST
 directive cannot span notebook cells (a code cell ends the markdown cell that holds the
 directive), hence the pair of markers, as sphinx-exercise's ``solution-start`` and
-``solution-end``. Both markers must sit in the same section, with nothing but siblings
+``solution-end``. A ``:lead:`` option replaces "Going deeper: " where the fold holds
+something else a reader may skip (a chapter's recap: ``:lead: Recap:``). Both markers must sit in the same section, with nothing but siblings
 between them; a stray or unmatched marker fails the build.
 
 ``_static/nav.js`` opens a fold when the address or a clicked link points inside it, and
@@ -44,10 +45,12 @@ class DeeperStart(SphinxDirective):
     required_arguments = 1
     final_argument_whitespace = True
     has_content = False
-    option_spec = {"class": directives.class_option}
+    option_spec = {"class": directives.class_option, "lead": directives.unchanged_required}
 
     def run(self):
-        node = _marker(kind="start", title=self.arguments[0].strip(), classes=self.options.get("class", []))
+        lead = self.options.get("lead", DEEPER_LABEL).strip() + " "
+        node = _marker(kind="start", title=self.arguments[0].strip(), lead=lead,
+                       classes=self.options.get("class", []))
         self.set_source_info(node)
         return [node]
 
@@ -86,7 +89,7 @@ class FoldBetweenMarkers(SphinxTransform):
                 raise SphinxError(f"{start.source}:{start.line}: deeper-start \"{start['title']}\" has no "
                                   "deeper-end after it in the same section (and no fold inside it); "
                                   f"it is followed by {after}")
-            fold = deeper(title=start["title"], classes=["asb-deeper", *start.get("classes", [])])
+            fold = deeper(title=start["title"], lead=start.get("lead", DEEPER_LABEL), classes=["asb-deeper", *start.get("classes", [])])
             fold.source, fold.line = start.source, start.line
             fold.extend(parent.children[index + 1:end_at])   # moved, not copied: ids keep their nodes
             del parent.children[index:end_at + 1]
@@ -97,7 +100,7 @@ class FoldBetweenMarkers(SphinxTransform):
 
 
 def _visit_deeper_html(self, node):
-    title = self.encode(DEEPER_LABEL + node["title"])
+    title = self.encode(node.get("lead", DEEPER_LABEL) + node["title"])
     classes = " ".join(node.get("classes", []))
     self.body.append(f'<details class="{classes}"><summary><span class="asb-deeper-title">{title}</span>'
                      '</summary><div class="asb-deeper-body">\n')
