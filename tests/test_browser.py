@@ -413,6 +413,7 @@ def test_exercises_that_need_a_kernel_say_so_and_link_the_launch_menu(browser, s
     page = context.new_page()
     page.goto((site / html_page(path)).as_uri())
     found = page.evaluate("""() => {
+        document.querySelectorAll('details.asb-deeper').forEach(d => { d.open = true; });  // as a reader opens them
         const menu = [...document.querySelectorAll('.dropdown-launch-buttons a.dropdown-item')].map(a => a.href);
         return {menu, notes: [...document.querySelectorAll('.exercise .asb-needs-kernel')].map(n => ({
             text: n.innerText, links: [...n.querySelectorAll('a')].map(a => a.href)}))};

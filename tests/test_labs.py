@@ -179,7 +179,8 @@ def test_check_refuses_what_it_cannot_judge():
 
 RUN = 12  # words in a row that a lab's markdown may not share with a chapter's exercise
 _EXERCISE = re.compile(r"^```\{exercise\}[^\n]*\n(.*?)^```", re.M | re.S)
-_THINGS_TO_TRY = re.compile(r"^Things to try:?\s*$(.*?)(?=^#|^```|\Z)", re.M | re.S)
+# "Three things to try: ..." in view, then the list in its fold, up to the fold's end
+_THINGS_TO_TRY = re.compile(r"^(?:\w+ )?[Tt]hings to try:(.*?)(?=^#|^```\{deeper-end\}|\Z)", re.M | re.S)
 
 
 def _words(text: str) -> list[str]:
