@@ -885,3 +885,18 @@ def test_the_kernel_never_writes_into_the_view_on_show():
     cache.controls["gap"].value  # noqa: B018 - still linked to nothing else
     assert on_show == []
     assert _shown(box)[1].value == cache.views[cache.slider.index].children[1].value
+
+
+def test_the_attention_figure_names_its_key_panel_and_others_name_none():
+    """A phone's player opens on the |q·k| panel (player.js reads data-key-from): the figure
+    says where that panel starts, tick labels included, as a fraction of its width."""
+    fig = AttentionFigure()
+    start = fig.key_panel_start()
+    renderer = fig.canvas.get_renderer()
+    panels = sorted(fig.fig.axes, key=lambda ax: ax.get_position().x0)
+    assert fig.key_axes is panels[-1]  # the rightmost of the three panels
+    left = panels[-1].get_tightbbox(renderer).x0 / fig.fig.bbox.width
+    assert start == pytest.approx(left) and 0.5 < start < 0.8
+    middle = panels[1].get_position()
+    assert start > middle.x0 + 0.5 * middle.width  # it starts past the middle panel's centre
+    assert ScaleFigure().key_panel_start() is None

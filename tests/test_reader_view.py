@@ -228,6 +228,14 @@ VISIBLE_PART_JS = """e => {
 }"""
 
 
+KEEP_SCROLL_JS = """(e, what) => {
+  const s = e.closest('.asb-scroll');
+  if (!s) return;
+  if (what === 'remember' && s.dataset.shotLeft === undefined) s.dataset.shotLeft = String(s.scrollLeft);
+  if (what === 'restore') s.scrollLeft = Number(s.dataset.shotLeft);
+}"""
+
+
 def figure_shots(page) -> list[bytes]:
     """Screenshots of every figure as shown (a player's stacked layers together).
 
@@ -239,17 +247,21 @@ def figure_shots(page) -> list[bytes]:
     for i in range(targets.count()):
         t = targets.nth(i)
         if t.is_visible() and (t.bounding_box() or {}).get("width", 0) > 20:
+            # a player's sideways scroller keeps where the page put it (a phone's opens on the
+            # key panel): scrolling the figure into view must not move it between the light
+            # and the dark shot
+            t.evaluate(KEEP_SCROLL_JS, "remember")
             t.scroll_into_view_if_needed()
-            shot = t.screenshot()
+            t.evaluate(KEEP_SCROLL_JS, "restore")
             part = t.evaluate(VISIBLE_PART_JS)
-            image = Image.open(io.BytesIO(shot))
-            scale = image.width / part["full"] if part["full"] else 1.0
-            box = (round(part["x"] * scale), round(part["y"] * scale),
-                   round((part["x"] + part["width"]) * scale), round((part["y"] + part["height"]) * scale))
-            if box != (0, 0, image.width, image.height) and box[2] > box[0] and box[3] > box[1]:
-                buf = io.BytesIO()
-                image.crop(box).save(buf, format="PNG")
-                shot = buf.getvalue()
+            box = t.bounding_box()
+            if part["width"] > 1 and part["height"] > 1 and (part["x"] or part["y"] or part["width"] < box["width"] - 1):
+                # only the part in sight: the page's pixels there (an element screenshot of a
+                # figure scrolled sideways would be clipped differently on every scroll)
+                shot = page.screenshot(clip={"x": box["x"] + part["x"], "y": box["y"] + part["y"],
+                                             "width": part["width"], "height": part["height"]})
+            else:
+                shot = t.screenshot()
             shots.append(shot)
     return shots
 
