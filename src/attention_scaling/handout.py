@@ -206,11 +206,67 @@ def _quiz(quiz, key: list, where: str) -> str:
     return "".join(out)
 
 
+#: A sentence or clause of a chapter that points the web reader to a "Going deeper" fold
+#: (folds.py): "(the fold has the table)", "; the fold explains how ...", "The fold below ...".
+_FOLD_POINTER = re.compile(r"\s*\(the fold\b[^)]*\)|;\s+the fold\b|(?:(?<=[.!?])|^)\s*The fold\b")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+
+
+def _drop_fold_pointer(text_node) -> bool:
+    """Cut the first fold pointer out of ``text_node`` (a string of a paragraph) up to the end of its
+    sentence, which may lie past maths in a later string; a clause after ";" leaves a full stop."""
+    from bs4 import NavigableString
+
+    text = str(text_node)
+    found = _FOLD_POINTER.search(text)
+    if found is None:
+        return False
+    head, rest = text[:found.start()], text[found.end():]
+    if found.group().lstrip().startswith("("):  # a parenthesis: just that
+        text_node.replace_with(NavigableString(head + rest))
+        return True
+    stop = "." if found.group().startswith(";") else ""
+    end = _SENTENCE_END.search(rest)
+    if end is not None:
+        text_node.replace_with(NavigableString(head + stop + rest[end.end():]))
+        return True
+    node = text_node.next_sibling
+    text_node.replace_with(NavigableString(head + stop))
+    while node is not None:  # the sentence runs on past maths or code: drop up to its end
+        following = node.next_sibling
+        if isinstance(node, NavigableString) and (end := _SENTENCE_END.search(str(node))):
+            node.replace_with(NavigableString(str(node)[end.end():]))
+            break
+        node.extract()
+        node = following
+    return True
+
+
+def _open_folds(section) -> None:
+    """Print a "Going deeper" fold (folds.py) open and unboxed, as the book's own print does
+    (``_static/nav.js`` opens them, ``book.css`` drops their frame), and drop the words that
+    point the web reader to a fold: in print there is none."""
+    from bs4 import NavigableString
+
+    for fold in section.select("details.asb-deeper"):
+        body = fold.find("div", class_="asb-deeper-body")
+        if body is not None:
+            fold.replace_with(body)
+            body.unwrap()
+        else:
+            fold.decompose()
+    for block in section.find_all(["p", "li"]):
+        while any(_drop_fold_pointer(t) for t in block.find_all(string=True, recursive=False)
+                  if isinstance(t, NavigableString) and "fold" in t):
+            pass
+
+
 def _clean(section, page_path: Path, instructor: bool, key: list, where: str, drop=()):
     """Make a built section printable: demote its headings, drop controls and hidden cells,
     inline images, turn players into strips and answers into key entries (or nothing)."""
     for quiz in section.select("div.asb-quiz"):  # first: its answers are in its scripts
         quiz.replace_with(_soup(_quiz(quiz, key, where)))
+    _open_folds(section)
     for sel in ["a.headerlink", "span.section-number", "script", "button", ".asb-code", "p.asb-feedback"]:
         for t in section.select(sel):
             t.decompose()
@@ -429,12 +485,14 @@ def _parts(site: Path, session: str, instructor: bool) -> list[str]:
                     ["compute-the-variance-of-a-dot-product", "confirm-it-by-simulation"], instructor, key, "why")
     parts.append(_section_html("4. Why √dₖ (20–30 min)", "why", why))
     explore, _path = _section(site, B + "scale-the-scores.html", "explore-dk-and-the-vector-magnitude")
+    # the "things to try" (a list, or the fold of this draw's numbers under a summary of what they
+    # show) tell what the class should see: the worksheet asks it
     for child in list(explore.find_all(recursive=False)):
-        if child.name in ("h2", "ol"):  # the numbered "try" list tells what the class should see
+        summary = child.find("summary") if child.name == "details" else None
+        if (child.name in ("h2", "ol")
+                or (child.name == "p" and re.match(r"(\w+ )?things to try\b", child.get_text(strip=True), re.I))
+                or (summary is not None and "things to try" in summary.get_text(" ", strip=True).lower())):
             child.decompose()
-    for para in explore.find_all("p", recursive=False):
-        if para.get_text(strip=True) == "Things to try:":
-            para.decompose()
     explore = _clean(explore, _path, instructor, key, "predict").decode_contents()
     predict = ('<h2>Your predictions</h2><p>Before each move, write what you expect. Then look at the '
                'explorer (on the projector, or the strip below) and write what you saw.</p>'
