@@ -716,7 +716,7 @@ table.ho-worksheet col.q { width: 27%; }
 .ho-legend { font-size: 9pt; break-after: avoid; border: 1px dashed #777; padding: 0.2em 0.5em; }
 .ho-frame { break-inside: avoid; page-break-inside: avoid; margin: 0.2em 0 0.45em; border-top: 1px solid #bbb;
   padding-top: 0.2em; }
-.ho-frame img { display: block; width: 76%; margin: 0.1em auto; }
+.ho-frame img { display: block; width: 70%; margin: 0.1em auto; }
 .ho-frame-head { font-size: 9.5pt; }
 .ho-stop-caption { font-style: italic; }
 .ho-readout { font-size: 7.4pt; line-height: 1.22; color: #222; margin: 0.05em 0; }
@@ -732,6 +732,9 @@ div.proof div.math { font-size: 68%; }  /* a 13-line aligned proof fits on the p
 .ho-frame .ho-strip-title { margin-top: 0; }
 .pst-scrollable-table-container { overflow: visible; }
 .ho-lab h2 { break-before: auto; }
+/* a lab's one-line "Time: ... You need: ..." under its heading: kept with the paragraph after it too,
+   or the heading and that line alone end a page */
+.ho-lab > h1 + p { break-after: avoid; page-break-after: avoid; }
 /* a long table breaks between its rows (a plan's table kept whole leaves most of a page blank) */
 table { break-inside: auto; } tr, thead { break-inside: avoid; page-break-inside: avoid; }
 div.proof { break-inside: avoid; page-break-inside: avoid; }  /* its derivation stays with it */
