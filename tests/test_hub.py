@@ -121,7 +121,9 @@ c.SimpleLocalProcessSpawner.home_dir_template = {homes!r} + "/{{username}}"
 c.Spawner.ip = "127.0.0.1"
 c.Spawner.cmd = [{singleuser!r}]
 c.Spawner.default_url = "/lab"
-c.Spawner.args = ["--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"] + {root_args!r}
+# window.jupyterapp: wait_ran reads each cell's execution count from the notebook model
+c.Spawner.args = ["--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+                  "--LabApp.expose_app_in_browser=True"] + {root_args!r}
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
 c.Spawner.environment = {{"MPLBACKEND": "agg", "PYDEVD_DISABLE_FILE_VALIDATION": "1"}}
