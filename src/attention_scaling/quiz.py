@@ -94,11 +94,7 @@ class Quiz:
 
     def html(self) -> str:
         uid = f"asb-quiz-{next(_ids)}"
-        # data-lm-suppress-shortcuts: JupyterLab runs no notebook shortcut for a key pressed in
-        # the quiz (Lumino stops at the first ancestor that has it), so the arrow keys move
-        # between the options, not to the next cell. Once per quiz, not once per option.
-        parts = [f'<div class="asb-quiz mathjax_process" id="{uid}" data-quiz-key="{self.key}"'
-                 ' data-lm-suppress-shortcuts>',
+        parts = [f'<div class="asb-quiz mathjax_process" id="{uid}" data-quiz-key="{self.key}">',
                  f'<p class="asb-quiz-title">{html.escape(self.title)}</p>']
         parts.append(_notebook_feedback_css(max(len(q.options) for q in self.questions)))
         for qi, q in enumerate(self.questions):
@@ -106,7 +102,14 @@ class Quiz:
             parts.append(f'<fieldset class="asb-question" id="{qid}"><legend>{html.escape(q.prompt)}</legend>')
             for oi, o in enumerate(q.options):
                 oid = f"{qid}-o{oi}"
-                parts.append(f'<div class="asb-option"><input type="radio" name="{qid}" id="{oid}" value="{oi}">'
+                # data-lm-suppress-shortcuts (bare: Lumino asks only whether it is there) on the radio
+                # itself, so that JupyterLab runs no notebook shortcut for a key pressed on it and the
+                # arrow keys move between the options, not to the next cell. Not once on the quiz's
+                # div: Lumino matches each element from the key's target up, the target first, and
+                # stops only at the element that has the attribute, so the focused radio still
+                # matched the command-mode selector (.jp-Notebook.jp-mod-commandMode :focus ...).
+                parts.append(f'<div class="asb-option"><input type="radio" name="{qid}" id="{oid}" value="{oi}"'
+                             ' data-lm-suppress-shortcuts>'
                              f'<label for="{oid}">{html.escape(o.text)}</label></div>')
             data = {"correct": [o.correct for o in q.options], "why": [o.why for o in q.options]}
             right = next(o for o in q.options if o.correct)
