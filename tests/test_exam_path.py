@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from book_files import ROOT
 from test_browser import visiting
 
 pytestmark = pytest.mark.browser
@@ -58,3 +59,22 @@ def test_chapter_reads_in_six_screens_with_every_fold_closed(browser, server, ch
     assert m["open"] > m["closed"], f"{chapter}: opening the folds adds nothing ({m})"
     assert m["closed"] <= SCREENS * VIEWPORT[1], (
         f"{chapter}: {screens:.2f} screens of {VIEWPORT[1]} px with every fold closed, more than {SCREENS}")
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_a_fold_that_names_a_figure_holds_it(site, chapter):
+    """A fold's title that says "Figure 7.1" holds the figure the build numbered 7.1 (a title
+    is plain text: nothing renumbers it when a figure moves)."""
+    import re
+
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup((site / "book" / f"{chapter}.html").read_text(encoding="utf-8"), "html.parser")
+    named = 0
+    for fold in soup.select("details.asb-deeper"):
+        title = fold.summary.get_text(" ", strip=True)
+        for number in re.findall(r"Figure (\d+\.\d+)", title):
+            captions = [c.get_text(" ", strip=True) for c in fold.select(".caption-number")]
+            assert f"Fig. {number}" in captions, f"{chapter}: fold {title!r} holds {captions}"
+            named += 1
+    assert named == len(re.findall(r"deeper-start[^\n]*Figure \d", (ROOT / "book" / f"{chapter}.md").read_text()))
