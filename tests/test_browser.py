@@ -478,3 +478,27 @@ def test_a_phone_player_opens_on_its_key_panel(browser, site):
     m = page.evaluate(KEY_PANEL_JS)
     assert m["room"] > 100 and m["left"] > 0 and key_panel_in_view(m), m
     context.close()
+
+
+SEARCH_FIELD_JS = """() => [...document.querySelectorAll('form.bd-search')].filter(f => f.getClientRects().length)
+  .map(f => {
+    const input = f.querySelector('input'), icon = f.querySelector('.fa-magnifying-glass');
+    const r = input.getBoundingClientRect();
+    return {textStarts: r.left + parseFloat(getComputedStyle(input).paddingLeft),
+            iconEnds: icon.getBoundingClientRect().right};
+  })"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_search_field_text_starts_after_its_magnifier(browser, site, width):
+    """The search page's field (and at 390 the same form) shows what is typed in full: its
+    text starts to the right of the magnifier icon the theme lays over the field."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto((site / "search.html").as_uri() + "?q=Jacobian")
+    page.wait_for_function(f"({SEARCH_FIELD_JS})().length > 0")
+    fields = page.evaluate(SEARCH_FIELD_JS)
+    context.close()
+    assert fields, "no search field in sight"
+    for f in fields:
+        assert f["textStarts"] >= f["iconEnds"] + 2, f
