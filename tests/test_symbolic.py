@@ -142,6 +142,33 @@ def test_seed_proof_lines_follow_the_blog_post():
     assert d.checked_steps == sum(1 for c in d.checks if c.method != "definition") >= 9
 
 
+def test_the_short_proof_is_the_checked_chain_without_its_side_facts():
+    d = dv.seed_proof()
+    short = d.chain_latex()
+    rows = short.removeprefix("\\begin{aligned}\n").removesuffix("\n\\end{aligned}").split(" \\\\\n")
+    # the chain from dP1/dz1 to P1(1 - P1): the equation and its five continuations
+    assert len(rows) == 6
+    assert rows[0].startswith("\\frac{\\partial P_1}{\\partial z_{1}} &= ")
+    assert all(r.startswith(" &= ") for r in rows[1:])
+    assert rows[-1] == " &= P_1 \\left(1 - P_1\\right)"
+    # every row is a line of the full, checked proof, in the same order; no side fact or reason
+    full = [line.rhs for line in d.lines]
+    picked = [full.index(r.split("&= ", 1)[1]) for r in rows]
+    assert picked == sorted(picked) and len(set(picked)) == 6
+    assert "e^{z_1} + \\cdots" not in short and "rule" not in short and "(1)" not in short
+    with pytest.raises(StepError, match="no chain yet"):
+        small_derivation()[0].chain_latex()
+
+
+def test_the_short_proof_of_two_chains_is_the_last():
+    d, S = small_derivation()
+    d.equation(sp.Derivative(S, z1), sp.exp(z1), "first chain")
+    d.equation(sp.Derivative(S**-1, z1), -as_written(S**-2, sp.Derivative(S, z1)), "chain rule")
+    d.then(-as_written(S**-2, sp.exp(z1)), "substitute")
+    short = d.chain_latex()
+    assert short.count("&=") == 2 and "first chain" not in short and "S^{-2} e^{z_{1}}" in short
+
+
 def test_seed_proof_result_is_p_times_one_minus_p():
     d = dv.seed_proof()
     S_meaning = sp.exp(z1) + R

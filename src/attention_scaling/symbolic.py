@@ -149,6 +149,7 @@ class _Line:
     lhs: str  # LaTeX; empty for a continuation line
     rhs: str
     reason: str
+    chain: int = 0  # which chain the line belongs to (1, 2, ...); 0 for a definition or a side fact
 
 
 def _expand_definitions(expr, definitions):
@@ -224,6 +225,7 @@ class Derivation:
     _current: sp.Expr | None = None
     _chain_lhs: str = ""
     _chain_is_last: bool = False
+    _chains: int = 0
 
     def _check(self, a, b, reason: str, against: str = "the line before") -> None:
         """Check ``b`` equals ``a``; ``against`` says what ``a`` is, for the error message
@@ -254,7 +256,8 @@ class Derivation:
     def equation(self, lhs, rhs, reason: str) -> Derivation:
         """Start a new chain ``lhs = rhs``; the chain continues from ``rhs``."""
         self._check(lhs, rhs, reason, against="its left side")
-        self.lines.append(_Line(to_latex(lhs), to_latex(rhs), reason))
+        self._chains += 1
+        self.lines.append(_Line(to_latex(lhs), to_latex(rhs), reason, self._chains))
         self._current = sp.sympify(rhs)
         self._chain_lhs, self._chain_is_last = to_latex(lhs), True
         return self
@@ -266,7 +269,7 @@ class Derivation:
         self._check(self._current, rhs, reason)
         # After a side fact, repeat the chain's left side so the line cannot be misread.
         lhs = "" if self._chain_is_last else self._chain_lhs
-        self.lines.append(_Line(lhs, to_latex(rhs), reason))
+        self.lines.append(_Line(lhs, to_latex(rhs), reason, self._chains))
         self._current = sp.sympify(rhs)
         self._chain_is_last = True
         return self
@@ -300,6 +303,22 @@ class Derivation:
         # a little air after each reason, so it reads as the end of its own line
         body = "".join(row + (" \\\\[6pt]\n" if i % 2 else " \\\\\n") for i, row in enumerate(rows[:-1]))
         return "\\begin{aligned}\n" + body + rows[-1] + "\n\\end{aligned}"
+
+    def chain_latex(self) -> str:
+        r"""The main chain alone, as one compact ``aligned`` block: no definitions, no side
+        facts, no reasons, no line numbers.
+
+        Each line of it was checked against the line before it in the chain (the side facts
+        only justify those steps), so this is the short proof in the same SymPy-checked
+        expressions as :meth:`latex`; the full block gives the reasons. A derivation of
+        several chains shows the last one, which ends in :attr:`result`.
+        """
+        if not self._chains:
+            raise StepError(f"{self.title}: no chain yet")
+        rows = [line for line in self.lines if line.chain == self._chains]
+        first = rows[0].lhs
+        body = " \\\\\n".join(rf"{first if i == 0 else ''} &= {line.rhs}" for i, line in enumerate(rows))
+        return "\\begin{aligned}\n" + body + "\n\\end{aligned}"
 
     def check_table(self) -> str:
         """A Markdown table: every line, its reason, and how SymPy verified it."""
