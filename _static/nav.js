@@ -12,7 +12,13 @@
      the sidebar (sphinx-book-theme's .pst-sidebar-hidden rule);
    - ☰ on a narrower screen, and the contents button, open the theme's sidebar <dialog>,
      moving the sidebar's content into it as the theme does; Escape, a click on the backdrop
-     or on a link closes it, and the content goes back. */
+     or on a link closes it, and the content goes back.
+
+   Search snippets. Sphinx's search page quotes each hit from the page's text
+   (Search.htmlToText, which reads textContent), and the maths is prerendered by MathJax, so a
+   formula's text is its hidden MathML run together: "ceiling 14" for a quarter, "Pi(1−Pi)".
+   Before the theme's search reads a page, each formula is replaced by a linear form of its
+   MathML: 1/4, P₁(1−P₁), e^(z₁), sech²(z/c), √(d_k). */
 (function () {
   "use strict";
   var WIDE = window.matchMedia("(min-width: 992px)");
@@ -197,7 +203,70 @@
     });
   }
 
+  var SUB = { "0": "₀", "1": "₁", "2": "₂", "3": "₃", "4": "₄", "5": "₅", "6": "₆", "7": "₇", "8": "₈",
+              "9": "₉", "+": "₊", "-": "₋", "−": "₋", "i": "ᵢ", "j": "ⱼ", "k": "ₖ", "n": "ₙ" };
+  var SUP = { "0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵", "6": "⁶", "7": "⁷", "8": "⁸",
+              "9": "⁹", "+": "⁺", "-": "⁻", "−": "⁻", "n": "ⁿ", "i": "ⁱ", "T": "ᵀ", "⊤": "ᵀ" };
+
+  function small(text, table, mark) {
+    /* x₁ or x²; where a character has no small form, x_(ij) or x^(n+1) */
+    var chars = Array.from(text);
+    if (chars.length && chars.every(function (c) { return table[c]; })) {
+      return chars.map(function (c) { return table[c]; }).join("");
+    }
+    return mark + (chars.length > 1 ? "(" + text + ")" : text);
+  }
+
+  function grouped(text) { return /[\s+\-−=×·\/,]/.test(text) ? "(" + text + ")" : text; }
+
+  function linear(node) {
+    /* A MathML element as one line of text. */
+    if (node.nodeType === 3) return node.textContent;
+    if (node.nodeType !== 1) return "";
+    var kids = Array.from(node.children), name = node.localName, t = kids.map(linear);
+    switch (name) {
+      case "mi": case "mn": case "mo": case "mtext": case "ms": return node.textContent.trim();
+      case "mfrac": return grouped(t[0]) + "/" + grouped(t[1]);
+      case "msup": return t[0] + small(t[1], SUP, "^");
+      case "msub": return t[0] + small(t[1], SUB, "_");
+      case "msubsup": return t[0] + small(t[1], SUB, "_") + small(t[2], SUP, "^");
+      case "msqrt": return "√" + grouped(t.join(""));
+      case "mroot": return small(t[1], SUP, "^") + "√" + grouped(t[0]);
+      case "mover":  // a hat stays a hat (q̂); other accents and limits keep the base
+        return t[0] + (/^[\^ˆ]$/.test(t[1]) ? "\u0302" : "");
+      case "munder": case "munderover": return t[0];
+      case "mtable": return kids.map(linear).join("; ");
+      case "mtr": return t.join(" ");
+      case "annotation": case "annotation-xml": return "";
+      default: return t.join("");
+    }
+  }
+
+  function linearMaths(root) {
+    /* Replace every prerendered formula under root by its linear text. */
+    root.querySelectorAll("mjx-container").forEach(function (box) {
+      var maths = box.querySelector("math");
+      box.replaceWith(document.createTextNode(maths ? linear(maths) : box.textContent));
+    });
+  }
+
+  function setUpSearch() {
+    // searchtools.js declares Search with const: a global binding, not a property of window
+    var search = typeof Search !== "undefined" ? Search : null;
+    if (!search || typeof search.htmlToText !== "function" || search.asbLinear) return;
+    var htmlToText = search.htmlToText;
+    search.htmlToText = function (htmlString, anchor) {
+      var doc = new DOMParser().parseFromString(htmlString, "text/html");
+      linearMaths(doc);
+      return htmlToText.call(search, doc.documentElement.outerHTML, anchor);
+    };
+    search.asbLinear = true;
+  }
+
   function start() {
+    // on the search page this script may load before searchtools.js: by now both have run,
+    // and Sphinx's search, which starts on the same event, fetches its pages later
+    setUpSearch();
     setUp();
     setUpContents();
     setUpFolds();

@@ -502,3 +502,33 @@ def test_the_search_field_text_starts_after_its_magnifier(browser, site, width):
     assert fields, "no search field in sight"
     for f in fields:
         assert f["textStarts"] >= f["iconEnds"] + 2, f
+
+
+SNIPPETS_JS = """() => [...document.querySelectorAll('#search-results li p.context')].map(p => p.textContent)"""
+
+
+def test_search_snippets_keep_the_maths_readable(browser, server):
+    """A search hit quotes the page's text, and the prerendered maths in it reads as linear
+    text (nav.js): chapter 1's "ceiling ¼" is "ceiling 1/4", not the "ceiling 14" that the
+    formula's hidden MathML gives when its characters are run together, and P₁(1 − P₁) keeps
+    its subscripts."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{server}/search.html?q=ceiling")
+    page.wait_for_function(f"({SNIPPETS_JS})().some(t => t.includes('ceiling'))", timeout=30_000)
+    snippets = page.evaluate(SNIPPETS_JS)
+    # the same page's text as Sphinx's own htmlToText reads it, without nav.js's linear form
+    raw = page.evaluate("""async () => {
+      const html = await (await fetch('book/derive-the-softmax-gradient.html')).text();
+      const doc = new DOMParser().parseFromString(html, 'text/html');
+      return doc.querySelector('[role="main"]').textContent.replace(/\\s+/g, ' ');
+    }""")
+    text = page.evaluate("""async () => {
+      const html = await (await fetch('book/derive-the-softmax-gradient.html')).text();
+      return Search.htmlToText(html).replace(/\\s+/g, ' ');
+    }""")
+    context.close()
+    assert "ceiling 14" in raw and "ceiling 1/4" not in raw  # the fault this test guards against
+    assert "ceiling 1/4" in text and "ceiling 14" not in text
+    assert "P₁(1−P₁)" in text.replace(" ", "")
+    assert any("ceiling 1/4" in s for s in snippets), snippets
