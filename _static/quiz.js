@@ -2,7 +2,11 @@
    chosen, by mouse or keyboard (arrow keys move between the options of a question), and an
    answer code a student can hand in: the quiz's key, the first answer to each question
    (capital when right, small when wrong, "." when unanswered) and a check letter, computed
-   here with the same rules as attention_scaling.quiz.answer_code. */
+   here with the same rules as attention_scaling.quiz.answer_code.
+
+   A lab page's prediction boxes (sphinx_ext._answer_spaces) keep what the student types in
+   this browser (localStorage, keyed by the page and the box), so a reload or a visit to
+   another page loses no prediction; where storage is refused the boxes still work. */
 (function () {
   "use strict";
   var LETTERS = "ABCDEFGHIJ";
@@ -60,6 +64,22 @@
       });
     }
   }
-  function start() { document.querySelectorAll(".asb-quiz").forEach(initQuiz); }
+  function keepPrediction(box) {
+    var key = "asb-prediction:" + location.pathname + "#" + box.id;
+    try {
+      var kept = window.localStorage.getItem(key);
+      if (kept !== null && !box.value) { box.value = kept; }
+    } catch (e) { return; }  // storage refused (a private window's policy, say)
+    box.addEventListener("input", function () {
+      try {
+        if (box.value) { window.localStorage.setItem(key, box.value); }
+        else { window.localStorage.removeItem(key); }
+      } catch (e) { /* full or refused: the box itself still holds the text */ }
+    });
+  }
+  function start() {
+    document.querySelectorAll(".asb-quiz").forEach(initQuiz);
+    document.querySelectorAll(".asb-prediction textarea[id]").forEach(keepPrediction);
+  }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }
 })();

@@ -210,6 +210,32 @@ def test_lab_page_is_a_worksheet(site, browser, lab):
     assert printed["boxes"] and min(printed["boxes"]) >= 70, f"printed spaces to write are too small: {printed}"
 
 
+@pytest.mark.browser
+def test_a_prediction_typed_on_the_page_survives_a_new_visit(site, browser):
+    """The cold student reading lost a typed prediction on coming back: each box now keeps its
+    own text in this browser (quiz.js), and an emptied box forgets it. Each visit is a new
+    tab (a reload would restore the form from the browser's own page state)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    url = (site / "notebooks" / f"{LABS[0].stem}.html").as_uri()
+
+    def visit():
+        page = context.new_page()
+        page.goto(url, wait_until="load")
+        return page, page.evaluate("() => [...document.querySelectorAll('.asb-prediction textarea')].map(b => b.value)")
+
+    page, values = visit()
+    assert len(values) >= 2 and not any(values), values
+    page.locator(".asb-prediction textarea").nth(1).fill("It returns nan: e^1000 overflows.")
+    page.close()
+    page, kept = visit()
+    assert kept[1] == "It returns nan: e^1000 overflows." and kept[0] == "" and not any(kept[2:]), kept
+    page.locator(".asb-prediction textarea").nth(1).fill("")
+    page.close()
+    page, emptied = visit()
+    assert not any(emptied), emptied
+    context.close()
+
+
 def test_teach_notebook_keeps_the_sheets_text_without_dead_links():
     """The instructor page's generated notebook (notebooks/chapters/) has no print/ beside it:
     the sheets' names stay as text, their site-relative links go."""
