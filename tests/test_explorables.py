@@ -203,7 +203,8 @@ def test_normalization_player_has_radio_choice_and_gain():
     n_m, n_g = len(ATTENTION_MAGNITUDES), len(QK_GAINS)
     assert len(data["frames"]) == 3 * n_m * n_g
     # mixed radix (last control fastest): QK-norm at m = 1 with gains 8 and 32
-    at = lambda mode, m, g: (mode * n_m + ATTENTION_MAGNITUDES.index(m)) * n_g + QK_GAINS.index(g)
+    def at(mode, m, g):
+        return (mode * n_m + ATTENTION_MAGNITUDES.index(m)) * n_g + QK_GAINS.index(g)
     assert "QK-norm, at magnitude m = 1.00, gain g = 8;" in data["readouts"][at(1, 1.0, 8.0)]
     assert "gain g = 32;" in data["readouts"][at(1, 1.0, 32.0)]
     assert "gain g" not in data["readouts"][at(0, 1.0, 32.0)].split(";")[0]

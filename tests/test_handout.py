@@ -8,6 +8,7 @@ and no page is more than half blank (ink measured per page, rendered by pypdfium
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -41,8 +42,15 @@ def _words(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).replace("\u00ad", "").split())
 
 
+@functools.cache
+def _extracted(pdf) -> tuple[str, ...]:
+    """Each page's text as pypdf extracts it, read once per file: the handouts are printed once
+    per module, and extraction (1-2 s a file) was repeated by every check that reads them."""
+    return tuple(page.extract_text() for page in PdfReader(pdf).pages)
+
+
 def _pages_text(pdf) -> list[str]:
-    return [_words(page.extract_text()) for page in PdfReader(pdf).pages]
+    return [_words(text) for text in _extracted(pdf)]
 
 
 def _document(pdf) -> BeautifulSoup:
@@ -149,7 +157,7 @@ def test_no_dead_control_and_players_print_as_strips(handouts, key):
     toggle = re.search(r"(?<![“\"])(Show|Hide) code cell", text)
     assert toggle is None, f"{key}: a dead toggle printed: {text[toggle.start():toggle.start() + 40]!r}"
     # A control's label alone on a line (the prose may name a button: "its Present button")
-    lines = {_words(line) for page in PdfReader(pdf).pages for line in page.extract_text().splitlines()}
+    lines = {_words(line) for text in _extracted(pdf) for line in text.splitlines()}
     for dead in ("Present", "Close", "Copy", "Show code cell source", "Hide code cell source", "Answer"):
         assert dead not in lines, f"{key}: a dead {dead!r} control printed"
     doc = _document(pdf)

@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import shutil
 import signal
 import socket
 import subprocess

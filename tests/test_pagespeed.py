@@ -179,11 +179,22 @@ _STYLES = """() => {
         const k = kind(e) + ' < ' + kind(e.parentElement);
         if (!kinds.has(k)) kinds.set(k, e);
     }
+    // Every computed style lists the same standard properties first, then the element's custom
+    // properties. Reading a name (cs[i]) is the slow part (about 1.6 million names on a
+    // chapter), so the standard ones are read once, from the root, and the custom ones for
+    // each element; a style whose list does not start with the root's is read name by name.
+    const first = getComputedStyle(document.documentElement), standard = [];
+    for (let i = 0, n = first.length; i < n && !first[i].startsWith('--'); i++) standard.push(first[i]);
+    const S = standard.length;
     const out = {};
     for (const [k, e] of [['html', document.documentElement], ['body', document.body], ...kinds])
         for (const pseudo of [null, '::before', '::after']) {
-            const cs = getComputedStyle(e, pseudo), parts = [];
-            for (let i = 0; i < cs.length; i++) parts.push(cs[i] + ':' + cs.getPropertyValue(cs[i]));
+            const cs = getComputedStyle(e, pseudo), n = cs.length, parts = [];
+            const same = n >= S && cs[0] === standard[0] && cs[S - 1] === standard[S - 1] && (n === S || cs[S].startsWith('--'));
+            for (let i = 0; i < n; i++) {
+                const p = same && i < S ? standard[i] : cs[i];
+                parts.push(p + ':' + cs.getPropertyValue(p));
+            }
             out[k + (pseudo || '')] = hash(parts.sort().join(';'));
         }
     return out;

@@ -37,7 +37,6 @@ The launch buttons of a chapter page open its generated notebook (:func:`launch_
 from __future__ import annotations
 
 import copy
-import json
 import posixpath
 import re
 import subprocess

@@ -12,7 +12,7 @@ import numpy as np
 import sympy as sp
 
 from . import _validate as v
-from .symbolic import Derivation, StepError, abbreviation, as_written, equivalent, to_latex
+from .symbolic import Derivation, StepError, abbreviation, as_written, equivalent
 
 __all__ = [
     "score_symbols",
