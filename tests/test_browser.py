@@ -295,6 +295,45 @@ def test_players_respond_to_keyboard_and_mouse(browser, site, server, page_name,
     context.close()
 
 
+READOUT_JS = """(p) => {
+    const box = p.querySelector('.asb-readout');
+    return {lead: box.querySelector('.asb-lead').textContent,
+            cells: [...box.querySelectorAll('td')].map(td => td.textContent),
+            said: box.querySelector('.asb-said').textContent, live: box.querySelector('.asb-said').getAttribute('aria-live'),
+            alt: p.querySelector('img.asb-frame').alt,
+            // every table inside the readout's box and the page's width: nothing scrolls sideways
+            overflow: Math.max(...[...box.querySelectorAll('table')].map(t => t.getBoundingClientRect().right))
+                - Math.min(box.getBoundingClientRect().right, document.documentElement.clientWidth),
+            clipped: [...box.querySelectorAll('td, th')].filter(c => c.scrollWidth > c.clientWidth + 1).length};
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("page_name", ["book/scale-the-scores.html", "book/keep-long-contexts-sharp.html"])
+def test_player_readout_table_follows_the_slider(browser, site, page_name, width):
+    """The readout is a table that fits the column (a phone's too); moving a slider writes the
+    new frame's numbers into its cells, into the spoken (aria-live) sentence and the alt text."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto((site / page_name).as_uri())
+    player = page.locator(".asb-player").first
+    slider = player.locator("input[type=range]").last
+    slider.scroll_into_view_if_needed()
+    before = player.evaluate(READOUT_JS)
+    assert before["overflow"] <= 0.5 and before["clipped"] == 0, before
+    assert before["live"] == "polite" and len(before["cells"]) >= 6
+    assert all(c in before["said"] and c in before["alt"] for c in before["cells"] if c != "none")
+    slider.focus()
+    page.keyboard.press("Home")
+    page.wait_for_function("([p, alt]) => p.querySelector('img.asb-frame').alt !== alt",
+                           arg=[player.element_handle(), before["alt"]], timeout=5000)
+    after = player.evaluate(READOUT_JS)
+    assert after["cells"] != before["cells"] and after["lead"] != before["lead"]
+    assert all(c in after["said"] and c in after["alt"] for c in after["cells"] if c != "none")
+    assert after["overflow"] <= 0.5 and after["clipped"] == 0, after
+    context.close()
+
+
 AXE = Path(__file__).parent / "vendor" / "axe-core-4.14.1.min.js"
 # Findings that belong to sphinx-book-theme's own chrome, not to the book's content.
 # Each is listed in the README with the reason it stays.
