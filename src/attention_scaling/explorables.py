@@ -27,7 +27,7 @@ import numpy as np
 from . import _validate as v
 from . import lesson
 from .numerics import ENSEMBLE_QUERIES
-from .readout import Group, Readout, Row, fill, readout_html, readout_number
+from .readout import Group, Readout, Row, fill, readout_html, readout_mean, readout_number
 from .figures import D_VALUES, MAX_KEYS, AttentionFigure, BlitFigure, NormalizationFigure, ScaleFigure
 
 __all__ = [
@@ -46,6 +46,7 @@ __all__ = [
     "plain_text",
     "math_html",
     "readout_number",
+    "readout_mean",
     "ATTENTION_MAGNITUDES",
     "QK_GAINS",
 ]
