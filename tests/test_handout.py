@@ -12,6 +12,8 @@ import re
 import unicodedata
 
 import numpy as np
+import html
+
 import pytest
 from bs4 import BeautifulSoup
 from pypdf import PdfReader
@@ -423,7 +425,7 @@ def test_answer_key_quotes_the_digits_of_the_strips_tables():
     """The prediction answers read the readout's rows (no text parsing) and print its digits."""
     from attention_scaling.handout import _frames, _prediction_answers, _readout
 
-    answers = _prediction_answers()
+    answers = html.unescape(_prediction_answers())
     for curve, word in (("Unscaled", "The red (unscaled): its largest weight is"), ("Scaled by", "the blue's is")):
         read = _readout("attention", 2, curve, "largest weight")
         draw, mean = _frames("attention")[1][4].row(curve, "largest weight").cells(True)

@@ -730,6 +730,13 @@ table.ho-worksheet col.q { width: 27%; }
 .ho-readout .asb-rt th[scope="row"], .ho-readout .asb-rt thead th:first-child { padding-left: 0; text-align: left; }
 .ho-readout .asb-rt thead th { font-weight: 700; border-bottom: 0.5pt solid #555; }
 .ho-readout .asb-foot { color: #444; }
+/* on paper each table's rows flow as "label value mean ..." (the strips must keep to their pages) */
+.ho-readout table.asb-rt, .ho-readout .asb-rt tbody { display: flex; flex-wrap: wrap; gap: 0 1.1em; align-items: baseline; }
+.ho-readout .asb-rt thead { display: none; }
+.ho-readout .asb-rt tr { display: flex; gap: 0.3em; }
+.ho-readout .asb-rt th, .ho-readout .asb-rt td { padding: 0; }
+.ho-readout .asb-rt td + td::before { content: "mean "; }
+.ho-readout .asb-rt caption { display: block; margin-right: 0.4em; }
 .ho-quiz ol { padding-left: 1.4em; }
 .ho-options { list-style: none; padding-left: 0.6em; margin: 0.1em 0 0.5em; }
 .ho-answer { border-left: 3px solid #555; padding: 0.1em 0.6em; margin: 0.5em 0; }
