@@ -737,6 +737,7 @@ table.ho-worksheet col.q { width: 27%; }
 .ho-readout .asb-rt th, .ho-readout .asb-rt td { padding: 0; }
 .ho-readout .asb-rt td + td::before { content: "mean "; }
 .ho-readout .asb-rt caption { display: block; margin-right: 0.4em; }
+.ho-frame + .ho-frame .ho-readout .asb-foot { display: none; }  /* said once, under a strip's first stop */
 .ho-quiz ol { padding-left: 1.4em; }
 .ho-options { list-style: none; padding-left: 0.6em; margin: 0.1em 0 0.5em; }
 .ho-answer { border-left: 3px solid #555; padding: 0.1em 0.6em; margin: 0.5em 0; }
