@@ -54,7 +54,7 @@
   function init(root) {
     var data = JSON.parse(root.querySelector("script.asb-data").textContent);
     var frame = root.querySelector("img.asb-frame");
-    var readout = root.querySelector(".asb-readout");
+    var readout = readoutOf(root, data.readout);
     // position(k): the chosen index of control k
     var position = data.controls.map(function (c) {
       if (c.kind === "radio") {
@@ -80,12 +80,11 @@
       var index = 0;
       data.controls.forEach(function (c, k) { index = index * c.values.length + position[k](); });
       var changed = setFrame(frame, data.frames[index], function () {
-        frame.alt = data.alts[index];
-        readout.textContent = data.readouts[index];
+        frame.alt = readout.show(index);
         root.setAttribute("data-frame", String(index));
       }, function () {
-        readout.textContent = "This frame could not be loaded; the figure still shows " +
-          "the previous setting. Change a control to try again.";
+        readout.fail("This frame could not be loaded; the figure still shows " +
+          "the previous setting. Change a control to try again.");
       });
       if (changed) {
         prefetch(data.frames, data.controls.map(function (c) { return c.values.length; }), index);
@@ -117,6 +116,30 @@
       var mj = window.MathJax;
       if (mj && mj.startup && mj.startup.promise) { mj.startup.promise.then(untab); } else { untab(); }
     });
+  }
+  // The readout under the figure: a lead sentence, tables and a footnote (written by
+  // attention_scaling/readout.py). Each frame carries only its values (the lead, then every
+  // cell in the tables' order); the alt text and the sentence a screen reader hears (the
+  // visually hidden aria-live .asb-said) are templates, "{0}" the lead and "{1}"… the cells.
+  function fill(template, values) {
+    return template.replace(/\{(\d+)\}/g, function (_, i) { return values[Number(i)]; });
+  }
+  function readoutOf(root, r) {
+    var box = root.querySelector(".asb-readout");
+    var lead = box.querySelector(".asb-lead"), said = box.querySelector(".asb-said");
+    var cells = box.querySelectorAll("td");
+    function pick(x, i) { return Array.isArray(x) ? x[i] : x; }
+    return {
+      show: function (index) {  // fills the table; returns the frame's alt text
+        var values = r.values[index];
+        lead.textContent = values[0];
+        cells.forEach(function (td, k) { td.textContent = values[k + 1]; });
+        var text = fill(r.templates[pick(r.said, index)], values);
+        if (said.textContent !== text) { said.textContent = text; }
+        return fill(r.templates[pick(r.alt, index)], values);
+      },
+      fail: function (message) { lead.textContent = message; said.textContent = message; }
+    };
   }
   // A figure wider than a phone scrolls sideways (book.css); one whose key panel is not the
   // first (data-key-from: where it starts, as a fraction of the figure's width) opens

@@ -223,13 +223,14 @@ def test_soft_cap_bounds_every_logit_the_figure_shows(figure):
 
 
 def test_explorer_frames_differ_and_say_their_settings():
-    from attention_scaling.explorables import context_explorer
+    from attention_scaling.explorables import _subscripts, context_explorer
 
     exp = context_explorer()
     seen = set()
     for method in cx.METHODS:
         png, alt, readout = exp.frame(method=method, n=4096, gap=5.0)
-        assert cx.NAMES[method] in alt and "n = 4096 keys" in alt and "Δ = 5" in readout
+        assert _subscripts(cx.NAMES[method]) in alt and "n = 4096 keys" in alt and "Δ = 5" in readout.lead
+        assert readout.row("", "needle weight").draw == exp.figure.state["readouts"]["needle"]
         seen.add(png)
     assert len(seen) == len(cx.METHODS)
 

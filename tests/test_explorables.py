@@ -148,6 +148,15 @@ def player_data(html_text):
     return json.loads(match.group(1))
 
 
+def player_text(data, index, which="alt"):
+    """Frame ``index``'s alt text (or "said": its spoken readout), as player.js builds it."""
+    from attention_scaling.readout import fill
+
+    r = data["readout"]
+    at = r[which] if isinstance(r[which], int) else r[which][index]
+    return fill(r["templates"][at], r["values"][index])
+
+
 @pytest.fixture(scope="module")
 def attention_player():
     return attention_explorer(n_pairs=500).static_html()
@@ -157,13 +166,13 @@ def test_player_holds_one_frame_per_grid_point(attention_player):
     data = player_data(attention_player)
     assert [len(c["values"]) for c in data["controls"]] == [len(D_VALUES), len(ATTENTION_MAGNITUDES)]
     n = len(D_VALUES) * len(ATTENTION_MAGNITUDES)
-    assert len(data["frames"]) == len(data["alts"]) == len(data["readouts"]) == n
+    assert len(data["frames"]) == len(data["readout"]["values"]) == n
     assert len(set(data["frames"])) == n  # every frame differs
     for frame in data["frames"][:3]:
         assert base64.b64decode(frame).startswith(b"\x89PNG")
-    assert "d_k = 1, m = 0.10" in data["alts"][0]
-    assert "d_k = 1, m = 0.25" in data["alts"][1]
-    assert "d_k = 1024, m = 10.00" in data["alts"][-1]
+    assert "dₖ = 1, m = 0.10" in player_text(data, 0)
+    assert "dₖ = 1, m = 0.25" in player_text(data, 1)
+    assert "dₖ = 1024, m = 10.00" in player_text(data, n - 1)
     total = sum(len(f) for f in data["frames"])
     assert total <= FRAME_BUDGET_BYTES
 
@@ -174,7 +183,7 @@ def test_player_markup_is_labelled(attention_player):
     for cid in ids:
         assert f'<label for="{cid}">' in attention_player
         assert f'<output for="{cid}">' in attention_player
-    assert 'alt="Attention explorer, one draw (seed 0) at d_k = 64, m = 1.00' in attention_player
+    assert 'alt="Attention explorer. One draw (seed 0) at dₖ = 64, m = 1.00' in attention_player
     # maths is typeset (MathJax spans), never doubled parentheses; the accessible name is plain text
     assert r'key dimension <span class="math notranslate nohighlight">\(d_k\)</span>' in attention_player
     assert "((" not in attention_player and "$" not in attention_player.split('class="asb-data"')[0]
@@ -205,9 +214,11 @@ def test_normalization_player_has_radio_choice_and_gain():
     # mixed radix (last control fastest): QK-norm at m = 1 with gains 8 and 32
     def at(mode, m, g):
         return (mode * n_m + ATTENTION_MAGNITUDES.index(m)) * n_g + QK_GAINS.index(g)
-    assert "QK-norm, at magnitude m = 1.00, gain g = 8;" in data["readouts"][at(1, 1.0, 8.0)]
-    assert "gain g = 32;" in data["readouts"][at(1, 1.0, 32.0)]
-    assert "gain g" not in data["readouts"][at(0, 1.0, 32.0)].split(";")[0]
+    lead = [values[0] for values in data["readout"]["values"]]
+    assert lead[at(1, 1.0, 8.0)].endswith("QK-norm, at magnitude m = 1.00, gain g = 8.")
+    assert lead[at(1, 1.0, 32.0)].endswith("gain g = 32.")
+    assert "gain g" not in lead[at(0, 1.0, 32.0)]
+    assert "(QK-norm at gain g = 32)" in player_text(data, at(0, 1.0, 32.0))  # the right panel's curve
     # the gain moves the QK-norm curve on the right panel, whichever normalisation is shown
     assert data["frames"][at(0, 1.0, 8.0)] != data["frames"][at(0, 1.0, 32.0)]
 
@@ -372,7 +383,7 @@ def test_live_normalization_choice_is_radio_buttons_in_words():
     gain.value = 32.0
     assert exp.figure.state["params"]["mode"] == "qk-l2" and exp.figure.state["params"]["gain"] == 32.0
     readout = _shown(box)[1].value
-    assert "QK-norm, at magnitude m = 1.00, gain g = 32;" in readout
+    assert "QK-norm, at magnitude m = 1.00, gain g = 32." in readout
 
 
 def test_static_frames_are_deterministic():
@@ -502,14 +513,16 @@ def test_explorers_with_the_same_setup_show_the_same_draw(attention_fig, seed):
             assert f"{a['readouts']['scaled'][name]:.4f}" == f"{b['readouts'][name]:.4f}"
             assert a["expectation"]["scaled"][name].mean == pytest.approx(b["expectation"][name].mean, rel=1e-12)
         assert a["n_queries"] == b["n_queries"] == ENSEMBLE_QUERIES
-        scaled_part = _describe_attention_part(attention_fig.state)
-        assert scaled_part in _describe_normalization(norm.state)[1]
+        scaled = _describe_attention(attention_fig.state).groups[1]
+        same = _describe_normalization(norm.state).groups[0]
+        assert scaled.caption.startswith("Scaled by")
+        assert [r.cells(True) for r in scaled.rows] == [r.cells(True) for r in same.rows]
 
 
-def _describe_attention_part(state):
-    from attention_scaling.explorables import _measures
+def _describe_attention(state):
+    from attention_scaling.explorables import _describe_attention as describe
 
-    return _measures(state["readouts"]["scaled"], state["expectation"]["scaled"])
+    return describe(state)
 
 
 def _describe_normalization(state):
@@ -555,9 +568,9 @@ def test_scale_means_include_the_draw_shown():
     assert fig.mean_p[1].get_ydata()[0] == pytest.approx(p.max(axis=1).mean(), rel=1e-12)
 
 
-PAIR = re.compile(r"(largest weight|entropy|largest P\(1-P\)|norm of the Jacobian) "
-                  r"(\d+\.\d+(?:e-\d+)?|1 − \d\.\de-\d+|1 \(rounded in double precision\))"
-                  r"(?: \(mean (\d+\.\d+) ± (\d+\.\d+|\de-\d+)\))?")
+PAIR = re.compile(r"(largest weight|entropy|largest P\(1−P\)|norm of the Jacobian ‖J‖₂) "
+                  r"(\d(?:\.\d)?e-\d+|\d+\.\d+|1 − \S+)"
+                  r"(?: \(mean ([^)]+ ± [^)]+)\))?", re.I)
 
 
 @pytest.mark.parametrize("make, points", [
@@ -573,20 +586,19 @@ def test_every_single_draw_readout_sits_beside_its_mean(make, points):
     for point in points:
         _, alt, readout = exp.frame(**point)
         state = exp.figure.state
-        for text in (alt, readout):
+        for text in (alt, readout.text):
             assert "one draw" in text.lower() and "± one standard error" in text
-            assert re.search(rf"each mean is over {ENSEMBLE_QUERIES} (queries|draws)", text)
+            assert re.search(rf"Each mean is over {ENSEMBLE_QUERIES} (queries|draws)", text)
             seed = state["params"].get("seed", None)
             if seed is not None:
                 assert f"seed {seed}" in text
-            # every number of the draw sits beside its mean: in the alt text at least the largest
-            # weight, in the readout every measure
-            assert re.search(r"(\d\.\d+(e-\d+)?|1 − \S+|1 \(rounded in double precision\)) \(mean \d\.\d+ ± ", text)
+            # every number of the draw sits beside its mean, in the alt text and the readout alike
             found = PAIR.findall(text)
-            assert text is alt or len(found) >= 3
-            for measure, _, mean, se in found:
+            assert len(found) == sum(len(g.rows) for g in readout.groups), text
+            for measure, _, mean in found:
                 assert mean, (measure, text)  # every number of the draw has its mean beside it
-                assert float(se) > 0 or float(mean) in (0.0, 1.0)
+        for row in (r for g in readout.groups for r in g.rows):  # and in the table, a column beside it
+            assert len(row.cells(readout.has_means)) == 2 and row.mean is not None
     assert "one draw" in exp.title
 
 
@@ -594,9 +606,10 @@ def test_static_player_readouts_all_show_means():
     data = player_data(normalization_explorer().static_html())
     from attention_scaling.explorables import QK_GAINS
 
-    assert len(data["readouts"]) == len(NormalizationFigure.MODES) * len(ATTENTION_MAGNITUDES) * len(QK_GAINS)
-    for text in data["readouts"] + data["alts"]:
-        assert text.count("(mean ") == 3 and f"each mean is over {ENSEMBLE_QUERIES} queries" in text
+    n = len(NormalizationFigure.MODES) * len(ATTENTION_MAGNITUDES) * len(QK_GAINS)
+    assert len(data["readout"]["values"]) == n
+    for text in [player_text(data, i, which) for i in range(n) for which in ("alt", "said")]:
+        assert text.count("(mean ") == 3 and f"Each mean is over {ENSEMBLE_QUERIES} queries" in text
 
 
 def test_exercises_3_3_and_6_1_get_one_answer(attention_fig):
@@ -651,13 +664,14 @@ def test_readout_numbers_are_never_a_misleading_zero_or_one():
     assert readout_number(0.0, 3) == "0.000"
     assert readout_number(-1e-17, 2) == "0.00"  # an entropy's rounding error is not negative
     assert readout_number(1 - 2.1e-5, 3, near_one=True) == "1 − 2.1e-05"
-    assert readout_number(1.0, 3, near_one=True) == "1 (rounded in double precision)"
+    assert readout_number(1.0, 3, near_one=True) == "1 − <1e-16"
+    assert readout_number(-0.0, 2) == "0.00" and readout_number(0.0031, 2) == "0.0031"
     assert readout_number(0.9994, 3, near_one=True) == "0.999"
     for bad in (float("nan"), "0.5", True):
         with pytest.raises(ValueError, match="x must"):
             readout_number(bad, 3)
     _, _, readout = scale_explorer().frame(scale=100.0)
-    assert "norm of the Jacobian 0.0000" not in readout and "largest P(1-P) 0.000 " not in readout
+    assert "‖J‖₂ 0.000" not in readout.text and "largest P(1−P) 0.000 " not in readout.text
 
 
 # --- the lesson's stops (attention_scaling.lesson), stepped through in presentation mode ---
@@ -710,7 +724,7 @@ def test_player_data_carries_the_stops_as_grid_indices(attention_player):
         assert shipped["index"] == index
         # the frame at that index is the one drawn at the stop's settings (its alt says so)
         d_k, m = stop.settings["d_k"], stop.settings["magnitude"]
-        assert f"at d_k = {d_k}, m = {m:.2f}," in data["alts"][index]
+        assert f"at dₖ = {d_k}, m = {m:.2f}," in player_text(data, index)
     # presentation mode's markup: a Present button, a caption for the stops, a Close button
     assert '<button type="button" class="asb-present-open"' in attention_player
     assert '<p class="asb-stop" aria-live="polite">' in attention_player
@@ -845,8 +859,9 @@ def test_the_row_refills_after_another_control_changes(other, value):
     assert not cache.linked and "asb-live-cached" not in cache.frame._dom_classes
     shown = _shown(box)[1].value
     assert exp.figure.state["params"][other] == value
-    _, expected = exp.describe(exp.figure.state)
-    assert html_unescape(shown).endswith(expected + "</p>")
+    from attention_scaling.explorables import _readout_html
+
+    assert shown == _readout_html(exp.describe(exp.figure.state))  # the live table of the new state
     assert len(cache.fresh) <= 1
     cache.fill_all()
     assert cache.linked

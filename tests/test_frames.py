@@ -31,6 +31,7 @@ from attention_scaling.sphinx_ext import (
     externalize_frames,
 )
 from book_files import html_page, read_notebook, toc_files
+from test_explorables import player_text
 
 # --- the hook, on small sites ----------------------------------------------------------------
 
@@ -48,12 +49,15 @@ def b64(data: bytes) -> str:
 def player(pid: str, frames: list[bytes], background: bytes, default: int = 0) -> str:
     """A player as ``Explorable.static_html`` writes it: inline images and a JSON data block."""
     data = {"controls": [{"id": f"{pid}-x", "unit": "", "values": [str(i) for i in range(len(frames))]}],
-            "frames": [b64(f) for f in frames], "alts": [f"alt {i}" for i in range(len(frames))],
-            "readouts": [f"readout {i}" for i in range(len(frames))]}
+            "frames": [b64(f) for f in frames],
+            "readout": {"values": [[f"lead {i}.", str(i)] for i in range(len(frames))],
+                        "templates": ["alt {0} {1}", "{0} {1}"], "alt": 0, "said": 1}}
     return (f'<div class="asb-player" id="{pid}" role="group" aria-label="t"><div class="asb-stack">'
             f'<img class="asb-background" src="data:image/png;base64,{b64(background)}" alt="" width="8" height="8">'
             f'<img class="asb-frame" src="data:image/png;base64,{b64(frames[default])}" alt="alt {default}" '
-            f'width="8" height="8"></div><p class="asb-readout">readout {default}</p>'
+            f'width="8" height="8"></div><div class="asb-readout"><p class="asb-lead">lead {default}.</p>'
+            f'<table class="asb-rt"><tbody><tr><th scope="row">x</th><td>{default}</td></tr></tbody></table>'
+            f'<p class="asb-said" aria-live="polite">lead {default}. {default}</p></div>'
             f'<script type="application/json" class="asb-data">{json.dumps(data, separators=(",", ":"))}</script>'
             "</div>")
 
@@ -249,6 +253,9 @@ SHOWN_JS = """(p) => {
     return {src: img.getAttribute('src'), url: img.src, complete: img.complete,
             width: img.naturalWidth, alt: img.alt, busy: img.hasAttribute('aria-busy'),
             readout: p.querySelector('.asb-readout').textContent,
+            lead: p.querySelector('.asb-readout .asb-lead').textContent,
+            cells: [...p.querySelectorAll('.asb-readout td')].map(td => td.textContent),
+            said: p.querySelector('.asb-readout .asb-said').textContent,
             values: JSON.parse(p.querySelector('script.asb-data').textContent).controls.map(c => {
                 // a range input holds the position; a group of radio buttons, the checked one
                 const e = document.getElementById(c.id);
@@ -338,8 +345,12 @@ def test_player_loads_frames_on_demand(browser, site, server, page_name, mode):
                 assert shown["complete"] and shown["width"] > 0, f"{shown['url']} did not load"
                 assert on_disk(site, shown["url"]).is_file()
                 assert shown["url"].startswith(server + "/" if mode == "http" else site.as_uri() + "/")
-                assert shown["alt"] == data["alts"][index]
-                assert shown["readout"] == data["readouts"][index]
+                # the table, the alt text and the spoken sentence are the frame's (player_text: the
+                # templates filled as player.js fills them)
+                assert shown["alt"] == player_text(data, index)
+                assert [shown["lead"], *shown["cells"]] == data["readout"]["values"][index]
+                assert shown["said"] == player_text(data, index, "said")
+                assert all(v in shown["alt"] for v in data["readout"]["values"][index][1:] if v != "none")
                 # after the change, the frames one step away on each control are fetched
                 wanted = {urllib.parse.urljoin(pg.url, data["frames"][j]) for j in neighbours(index, sizes)}
                 pg.wait_for_timeout(200)

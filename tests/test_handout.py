@@ -13,6 +13,8 @@ import re
 import unicodedata
 
 import numpy as np
+import html
+
 import pytest
 from bs4 import BeautifulSoup
 from pypdf import PdfReader
@@ -178,6 +180,8 @@ def test_no_dead_control_and_players_print_as_strips(handouts, key):
             assert all(f"= {value:g}" in head or f"= {value}" in head or str(value).replace("-", "") in head.lower()
                        for value in stop.settings.values() if not isinstance(value, str)), head
             assert frame.img and frame.select_one(".ho-readout").get_text(strip=True)
+            # the readout prints as the player's table, without the spoken copy of its numbers
+            assert frame.select(".ho-readout table.asb-rt td") and not frame.select(".asb-said")
             assert (_words(stop.caption) in head) == (key[1] == "instructor")  # the plan's words: instructors only
         assert f"Stop {len(stops)} of {len(stops)}." in text
 
@@ -423,3 +427,17 @@ def test_the_scale_explorers_jacobian_marks_its_sign_without_colour():
             assert cells == {tuple(c) for c in np.argwhere(np.sign(jac) == sign)}, (scale, sign)
         assert {fig.signs[1].get_paths()[0].vertices.tobytes()} != {fig.signs[-1].get_paths()[0].vertices.tobytes()}
     assert "+" in handout.LEGENDS["scale"] and "−" in handout.LEGENDS["scale"]
+
+
+def test_answer_key_quotes_the_digits_of_the_strips_tables():
+    """The prediction answers read the readout's rows (no text parsing) and print its digits."""
+    from attention_scaling.handout import _frames, _prediction_answers, _readout
+
+    answers = html.unescape(_prediction_answers())
+    for curve, word in (("Unscaled", "The red (unscaled): its largest weight is"), ("Scaled by", "the blue's is")):
+        read = _readout("attention", 2, curve, "largest weight")
+        draw, mean = _frames("attention")[1][4].row(curve, "largest weight").cells(True)
+        assert read.draw == draw and mean.startswith(f"{read.mean} ± ")
+        assert f"{word} {draw}" in answers and f"(mean {read.mean})" in answers
+    with pytest.raises(ValueError, match="no row"):
+        _readout("attention", 2, "Unscaled", "smallest weight")

@@ -91,18 +91,20 @@ def wait_for_stop(page, k):
 
 
 def settings_in_alt(name, settings):
-    """How a frame's alt text (written from the figure's state) states these settings."""
+    """How a frame's alt text (written from the figure's state, its readout's lead) states these settings."""
+    from attention_scaling.explorables import _subscripts
+
     if name == "attention":
-        return f"at d_k = {settings['d_k']}, m = {settings['magnitude']:.2f},"
+        return f"at dₖ = {settings['d_k']}, m = {settings['magnitude']:.2f},"
     if name == "scale":
         return f"times a scale s = {settings['scale']:g} "
     if name == "context":
         from attention_scaling.context import NAMES
-        return (f"and a needle scored Δ = {settings['gap']:g}, n = {settings['n']} keys, "
-                f"{NAMES[settings['method']]}.")
+        return (f"and a needle scored Δ = {settings['gap']:g}; n = {settings['n']} keys, "
+                f"{_subscripts(NAMES[settings['method']])}.")
     mode = settings["mode"]
     gain = f", gain g = {settings['gain']:g}" if mode == "qk-l2" else ""
-    return f"{NormalizationFigure.NAMES[mode]}, at magnitude m = {settings['magnitude']:.2f}{gain};"
+    return f"{_subscripts(NormalizationFigure.NAMES[mode])}, at magnitude m = {settings['magnitude']:.2f}{gain}."
 
 
 def assert_at_stop(s, k, name):

@@ -27,6 +27,7 @@ import numpy as np
 from . import _validate as v
 from . import lesson
 from .numerics import ENSEMBLE_QUERIES
+from .readout import Group, Readout, Row, fill, readout_html, readout_mean, readout_number
 from .figures import D_VALUES, MAX_KEYS, AttentionFigure, BlitFigure, NormalizationFigure, ScaleFigure
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "plain_text",
     "math_html",
     "readout_number",
+    "readout_mean",
     "ATTENTION_MAGNITUDES",
     "QK_GAINS",
 ]
@@ -153,6 +155,39 @@ class Control:
         return f"{self.label} ({self.unit})" if self.unit else self.label
 
 
+def _layout(r: Readout) -> tuple:
+    """What a readout's tables look like without their numbers: captions, columns, row labels."""
+    return r.columns, tuple((g.caption, tuple(row.label for row in g.rows)) for g in r.groups)
+
+
+def _readout_data(readouts: list) -> dict:
+    """A static player's readouts, compactly: per frame only :meth:`Readout.values` (the lead
+    and the cells, which player.js writes into the table); the alt text and the sentence a
+    screen reader hears as templates, one per distinct wording (a frame without a sink says
+    nothing of it), each frame's by index (one index when every frame shares it)."""
+    if len({_layout(r) for r in readouts}) != 1:
+        raise ValueError("every frame of a player must read out the same table (captions, columns, rows)")
+    templates: list = []
+
+    def index(template: str) -> int:
+        if template not in templates:
+            templates.append(template)
+        return templates.index(template)
+
+    alt_of, said_of = [], []
+    for r in readouts:
+        alt_of.append(index(r.template(alt=True)))
+        said_of.append(index(r.template(alt=False)))
+        if fill(templates[alt_of[-1]], r.values()) != r.alt or fill(templates[said_of[-1]], r.values()) != r.text:
+            raise ValueError(f"a readout's template does not give back its text: {r.text!r}")
+
+    def one(xs):
+        return xs[0] if len(set(xs)) == 1 else xs
+
+    return {"values": [r.values() for r in readouts], "templates": templates, "alt": one(alt_of),
+            "said": one(said_of)}
+
+
 @dataclass
 class Explorable:
     """A figure with its controls, shown live or as a static player (see the module docstring).
@@ -166,7 +201,7 @@ class Explorable:
     make_figure: object  # callable returning a BlitFigure
     controls: list
     live_only: list = field(default_factory=list)  # sliders only the live version has
-    describe: object = None  # callable(state) -> (alt text, readout text)
+    describe: object = None  # callable(state) -> Readout (attention_scaling.readout)
     stops: tuple = ()  # the lesson's settings to step through (attention_scaling.lesson)
     fast: str | None = None  # the control whose row of frames the live widget caches in the page
     _figure: BlitFigure | None = None
@@ -185,12 +220,12 @@ class Explorable:
     def defaults(self) -> dict:
         return {c.name: c.default for c in self.controls + self.live_only}
 
-    def frame(self, **params) -> tuple[bytes, str, str]:
+    def frame(self, **params) -> tuple[bytes, str, Readout]:
         """Update to ``params`` (others at their defaults); return (fast PNG, alt, readout)."""
         fig = self.figure
         fig.update(**(self.defaults() | params))
-        alt, readout = self.describe(fig.state)
-        return fig.png(), alt, readout
+        readout = self.describe(fig.state)
+        return fig.png(), readout.alt, readout
 
     # --- live ----------------------------------------------------------------------
 
@@ -247,9 +282,8 @@ class Explorable:
         def redraw(_change=None):
             params = {name: s.value for name, s in controls.items()}
             fig.update(**(self.defaults() | params))
-            alt, text = self.describe(fig.state)
             layer.value = fig.live_layer_png()
-            readout.value = f'<p style="font-size:0.9em" aria-live="polite">{html.escape(text)}</p>'
+            readout.value = _readout_html(self.describe(fig.state))
 
         for s in controls.values():
             s.observe(redraw, names="value")
@@ -282,14 +316,14 @@ class Explorable:
         return [dict(zip([c.name for c in self.controls], combo))
                 for combo in itertools.product(*[c.values for c in self.controls])]
 
-    def static_frames(self) -> list[tuple[bytes, str, str]]:
+    def static_frames(self) -> list[tuple[bytes, str, Readout]]:
         """(layer PNG, alt text, readout) for every grid point; see ``BlitFigure.layer_png``."""
         out = []
         fig = self.figure
         for point in self.grid():
             fig.update(**(self.defaults() | point))
-            alt, readout = self.describe(fig.state)
-            out.append((fig.layer_png(), alt, readout))
+            readout = self.describe(fig.state)
+            out.append((fig.layer_png(), readout.alt, readout))
         return out
 
     def _static_control(self, c: Control, cid: str) -> str:
@@ -335,8 +369,7 @@ class Explorable:
                           "label": plain_text(c.label), "values": [c.show(x) for x in c.values]}
                          for c in self.controls],
             "frames": encoded,
-            "alts": [alt for _, alt, _ in frames],
-            "readouts": [r for _, _, r in frames],
+            "readout": _readout_data([r for _, _, r in frames]),
             # presentation mode steps through these (the player's grid indices; see lesson.py)
             "stops": [{"caption": stop.caption,
                        "at": [c.values.index(stop.settings[c.name]) for c in self.controls],
@@ -355,6 +388,8 @@ class Explorable:
         note = (f"Precomputed frames: {grid_note}"
                 + (f"; fixed here: {fixed_note}" if fixed_note else "")
                 + f". {how} In the notebook every control is live.")
+        # UTF-8 as it is (a "±" is 2 bytes, not the 6 of "\\u00b1"); "</" escaped inside <script>
+        payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
         return (
             f'<div class="asb-player" id="{uid}" role="group" aria-label="{html.escape(plain_text(self.title))}">'
             # presentation mode (player.js): shown only once the script runs, never printed
@@ -368,11 +403,11 @@ class Explorable:
             f'<img class="asb-background" src="data:image/png;base64,{background}" alt="" width="{width}" height="{height}">'
             f'<img class="asb-frame" src="data:image/png;base64,{encoded[default_index]}" '
             f'alt="{html.escape(alt0)}" width="{width}" height="{height}"></div></div>'
-            f'<p class="asb-readout" aria-live="polite">{html.escape(readout0)}</p>'
+            f'{readout_html(readout0)}'
             f'<p class="asb-note">{html.escape(note)}</p>'
             '<p class="asb-keys">Next: → PageDown Space. Back: ← PageUp. '
             'Fine steps: ↑ ↓ on a control. Leave: Escape.</p>'
-            f'<script type="application/json" class="asb-data">{json.dumps(data, separators=(",", ":"))}</script>'
+            f'<script type="application/json" class="asb-data">{payload}</script>'
             "</div>"
         )
 
@@ -482,8 +517,21 @@ def cached_layer_png(fig: BlitFigure) -> bytes:
     return buf.getvalue()
 
 
-def _readout_html(text: str) -> str:
-    return f'<p style="font-size:0.9em" aria-live="polite">{html.escape(text)}</p>'
+#: The readout table's style in a live notebook (the book's pages have _static/book.css).
+LIVE_READOUT_CSS = (
+    "<style>.asb-readout{font-size:0.9em;font-variant-numeric:tabular-nums}"
+    ".asb-readout p{margin:0.2em 0}.asb-tables{display:flex;flex-wrap:wrap;gap:0.2em 1.6em}"
+    ".asb-rt{border-collapse:collapse;margin:0.2em 0}.asb-rt caption{text-align:left;font-weight:600}"
+    ".asb-rt th,.asb-rt td{padding:0.05em 0.6em 0.05em 0;text-align:right;white-space:nowrap;border:0}"
+    ".asb-rt th[scope=row],.asb-rt thead th:first-child{text-align:left;font-weight:normal}.asb-rt thead th{font-weight:600;"
+    "border-bottom:1px solid currentColor}.asb-foot{font-size:0.9em;opacity:0.8}"
+    ".asb-said{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}"
+    "</style>")
+
+
+def _readout_html(readout: Readout) -> str:
+    """A live explorer's readout: the static player's table (readout_html), with its style."""
+    return LIVE_READOUT_CSS + readout_html(readout)
 
 
 class _FrameCache:
@@ -563,10 +611,9 @@ class _FrameCache:
     def _draw(self, i: int, into: int) -> None:
         fig = self.exp.figure
         fig.update(**self.params(i))
-        _, text = self.exp.describe(fig.state)
         image, readout = self.views[into].children
         image.value = cached_layer_png(fig)
-        readout.value = _readout_html(text)
+        readout.value = _readout_html(self.exp.describe(fig.state))
 
     def _draw_hidden(self, i: int) -> int:
         """Draw position ``i`` into a view not on show: its own, else a spare. Returns the view."""
@@ -667,63 +714,29 @@ def _magnitude_control() -> "Control":
                    ("log", 0.1, 10.0, 0.02), fmt="{:g}")
 
 
-def readout_number(x: float, digits: int, near_one: bool = False) -> str:
-    """One measured value for a readout, never rounded to a misleading 0 or 1.
-
-    ``0.248`` normally; a value too small for ``digits`` decimals keeps two significant
-    digits (``6.3e-16``, not ``0.000``: a vanishing gradient is small, not zero); with
-    ``near_one`` (a weight) a value within half a unit of the last decimal of 1 shows its
-    distance from 1 (``1 − 2.1e-05``), or says that it rounds to 1 in double precision.
-    A tiny negative value from rounding (an entropy of −1e-17) shows as 0.
-    """
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.floating, np.integer)) or not np.isfinite(x):
-        raise ValueError(f"x must be a finite real number, got {x!r}")
-    x = float(x)
-    digits = v.positive_int(digits, "digits")
-    half = 0.5 * 10.0**-digits
-    if x < 0 and x > -half:
-        x = 0.0
-    if near_one and x > 1 - half:
-        return "1 (rounded in double precision)" if x >= 1 else f"1 − {1 - x:.1e}"
-    if x != 0 and abs(x) < half:
-        return f"{x:.1e}"
-    return f"{x:.{digits}f}"
-
-
-def _measures(draw: dict, expect: dict) -> str:
-    """'largest weight 0.248 (mean 0.240 ± 0.007), entropy …': one draw beside its mean, compactly
-
-    (every static frame of a player carries its readout: each character counts ~90 times)."""
-    def both(name, digits):
-        shown = readout_number(draw[name], digits, near_one=name == "max weight")
-        return f"{shown} (mean {expect[name].show(digits)})"
-
-    return (f"largest weight {both('max weight', 3)}, entropy {both('entropy', 2)}, "
-            f"largest P(1-P) {both('largest P(1-P)', 3)}")
+def _weight_rows(draw: dict, expect: dict) -> tuple:
+    """The rows every explorer of one weight vector reads out: one draw beside its mean."""
+    return (Row("largest weight", draw["max weight"], expect["max weight"], 3, near_one=True),
+            Row("entropy", draw["entropy"], expect["entropy"], 2),
+            Row("largest P(1−P)", draw["largest P(1-P)"], expect["largest P(1-P)"], 3))
 
 
 def _means_note(n: int, max_entropy: float, what: str = "queries") -> str:
     """What every 'mean' and '±' of a readout is, and the entropy's unit and ceiling."""
-    return f"each mean is over {n} {what}, ± one standard error; entropy in nats, at most {max_entropy:.2f}"
+    return f"Each mean is over {n} {what}, ± one standard error; entropy in nats, at most ln n = {max_entropy:.2f}."
 
 
-def _describe_attention(state) -> tuple[str, str]:
+def _describe_attention(state) -> Readout:
     p = state["params"]
     r, e = state["readouts"], state["expectation"]
-    lead = (f"One draw (seed {p['seed']}) at d_k = {p['d_k']}, magnitude m = {p['magnitude']:.2f}, "
-            f"{p['n_keys']} keys; {_means_note(state['n_queries'], state['max_entropy'])}.")
-
-    def part(name):
-        return _measures(r[name], e[name])
-
-    top = {name: f"{readout_number(r[name]['max weight'], 3, near_one=True)} (mean {e[name]['max weight'].show()})"
-           for name in r}
-    alt = (f"Attention explorer, one draw (seed {p['seed']}) at d_k = {p['d_k']}, m = {p['magnitude']:.2f}, "
-           f"{p['n_keys']} keys. Largest weight, unscaled {top['unscaled']}, scaled {top['scaled']}; each mean "
-           f"is over {state['n_queries']} queries, ± one standard error, drawn as lines with bands for their "
-           f"middle 80 %. Right panel: |q·k| over random pairs against its prediction. All numbers: readout.")
-    readout = f"{lead} Unscaled: {part('unscaled')}.  Scaled by 1/√d_k: {part('scaled')}."
-    return alt, readout
+    return Readout(
+        lead=f"One draw (seed {p['seed']}) at dₖ = {p['d_k']}, m = {p['magnitude']:.2f}, {p['n_keys']} keys.",
+        groups=(Group("Unscaled", _weight_rows(r["unscaled"], e["unscaled"])),
+                Group("Scaled by 1/√dₖ", _weight_rows(r["scaled"], e["scaled"]))),
+        note=_means_note(state["n_queries"], state["max_entropy"]),
+        intro="Attention explorer.",
+        figure="Lines with bands: the means and the middle 80 % of the queries. "
+               "Right panel: |q·k| over random pairs against its prediction.")
 
 
 def attention_explorer(n_pairs: int = 2000) -> Explorable:
@@ -751,17 +764,17 @@ def attention_explorer(n_pairs: int = 2000) -> Explorable:
     )
 
 
-def _describe_scale(state) -> tuple[str, str]:
+def _describe_scale(state) -> Readout:
     s = state["params"]["scale"]
     r, e = state["readouts"], state["expectation"]
     k, seed = len(state["p"]), state["params"].get("seed")
-    lead = (f"One draw of {k} scores" + (f" (seed {seed})" if seed is not None else "")
-            + f" times a scale s = {s:g} (temperature {1 / s:.3g}); "
-            + f"{_means_note(state['n_draws'], state['max_entropy'], 'draws')}.")
-    text = ("This draw: " + _measures(r, e)
-            + f", norm of the Jacobian {readout_number(r['norm of J'], 4)} (mean {e['norm of J'].show(4)})")
-    alt = f"Softmax explorer. {lead} {text}. Dashed lines and bands: the mean and middle 80 % of the draws."
-    return alt, f"{lead} {text}."
+    return Readout(
+        lead=(f"One draw of {k} scores" + (f" (seed {seed})" if seed is not None else "")
+              + f" times a scale s = {s:g} (temperature {1 / s:.3g})."),
+        groups=(Group("", _weight_rows(r, e) + (Row("norm of the Jacobian ‖J‖₂", r["norm of J"], e["norm of J"], 3),)),),
+        note=_means_note(state["n_draws"], state["max_entropy"], "draws"),
+        intro="Softmax explorer.",
+        figure="Dashed lines and bands: the mean and middle 80 % of the draws.")
 
 
 def scale_explorer(seed: int = 0) -> Explorable:
@@ -780,17 +793,17 @@ def scale_explorer(seed: int = 0) -> Explorable:
     )
 
 
-def _describe_normalization(state) -> tuple[str, str]:
+def _describe_normalization(state) -> Readout:
     p = state["params"]
     mode = NormalizationFigure.NAMES[p["mode"]]
     gain = f", gain g = {p['gain']:g}" if p["mode"] == "qk-l2" else ""
-    lead = (f"One draw (seed {p['seed']}), {mode}, at magnitude m = {p['magnitude']:.2f}{gain}; "
-            f"{_means_note(state['n_queries'], state['max_entropy'])}.")
-    text = "This draw: " + _measures(state["readouts"], state["expectation"])
-    alt = (f"Normalisation explorer. {lead} {text}. Right panel: the mean largest weight against the magnitude "
-           f"for each normalisation (QK-norm at gain g = {p['gain']:g}), with bands for the middle 80 % "
-           "of the queries.")
-    return alt, f"{lead} {text}."
+    return Readout(
+        lead=f"One draw (seed {p['seed']}), {_subscripts(mode)}, at magnitude m = {p['magnitude']:.2f}{gain}.",
+        groups=(Group("", _weight_rows(state["readouts"], state["expectation"])),),
+        note=_means_note(state["n_queries"], state["max_entropy"]),
+        intro="Normalisation explorer.",
+        figure=(f"Right panel: the mean largest weight against the magnitude for each normalisation "
+                f"(QK-norm at gain g = {p['gain']:g}), with bands for the middle 80 % of the queries."))
 
 
 def normalization_explorer(seed: int = 0) -> Explorable:
@@ -858,22 +871,23 @@ def magnitude_to_saturate(threshold: float = 0.9, d_k: int = 64, n_keys: int = 1
 LIVE_GAPS = tuple(i / 4 for i in range(41))
 
 
-def _describe_context(state) -> tuple[str, str]:
+def _describe_context(state) -> Readout:
     from .context import NAMES
 
     p, r = state["params"], state["readouts"]
-    method = NAMES[p["method"]]
-    lead = (f"One draw (seed {p['seed']}) of {p['n'] - 1} distractor scores ~ N(0, 1) and a needle scored "
-            f"Δ = {p['gap']:g}, n = {p['n']} keys, {method}.")
-    sink = f", the extra zero logit (sink) {readout_number(r['sink'], 3)}" if p["method"] == "zero-logit" else ""
-    text = (f"Needle weight {readout_number(r['needle'], 3, near_one=True)}, its P(1-P) "
-            f"{readout_number(r['P(1-P)'], 3)}, its gradient dP/dΔ {readout_number(r['gradient'], 3)}; "
-            f"strongest distractor {readout_number(r['top distractor'], 3)}, all other keys together "
-            f"{readout_number(r['others'] - r['sink'], 3, near_one=True)}{sink}.")
-    alt = (f"Context explorer. {lead} Left: bars of the needle, the 5 strongest distractors, the rest summed, "
-           f"and the sink. {text} Middle: the needle as a point on the parabola P(1-P). Right: the needle's "
-           f"weight against n for this method and for plain scaling, the current n ringed.")
-    return alt, f"{lead} {text}"
+    sink = r["sink"] if p["method"] == "zero-logit" else None
+    return Readout(
+        lead=(f"One draw (seed {p['seed']}) of {p['n'] - 1} distractor scores ~ N(0, 1) and a needle scored "
+              f"Δ = {p['gap']:g}; n = {p['n']} keys, {_subscripts(NAMES[p['method']])}."),
+        groups=(Group("", (Row("needle weight", r["needle"], near_one=True), Row("its P(1−P)", r["P(1-P)"]),
+                           Row("its gradient dP/dΔ", r["gradient"]),
+                           Row("strongest distractor", r["top distractor"]),
+                           Row("all other keys together", r["others"] - r["sink"], near_one=True),
+                           Row("extra zero logit (sink)", sink))),),
+        intro="Context explorer.",
+        figure=("Left: bars of the needle, the 5 strongest distractors, the rest summed, and the sink. "
+                "Middle: the needle as a point on the parabola P(1−P). Right: the needle's weight against n "
+                "for this method and for plain scaling, the current n ringed."))
 
 
 def context_explorer(seed: int = 0) -> Explorable:

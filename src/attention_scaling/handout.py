@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from . import lesson, worksheets
+from .readout import readout_html
 
 __all__ = ["SESSIONS", "VERSIONS", "OUT_DIR", "filename", "handout_html", "strip_html",
            "print_handout", "make_handouts", "outline", "wait_for_maths", "MEASURE_JS"]
@@ -129,7 +130,7 @@ def strip_html(name: str, instructor: bool = False) -> str:
             f'<figcaption class="ho-frame-head"><b>Stop {k} of {len(frames)}.</b> '
             f'{html.escape(settings)}.{said}</figcaption>'
             f'<img src="data:image/png;base64,{base64.b64encode(png).decode()}" alt="{html.escape(alt)}">'
-            f'<p class="ho-readout">{html.escape(readout)}</p></figure>')
+            f'<div class="ho-readout">{readout_html(readout, live_region=False)}</div></figure>')
     return f'<div class="ho-strip" data-explorer="{name}">{"".join(items)}</div>'
 
 
@@ -538,16 +539,17 @@ _KEY_NAMES = {
 }
 
 
-def _readout(name: str, k: int, curve: str, measure: str) -> tuple[str, float]:
-    """This draw's value (as printed) and the mean of ``measure`` ("largest weight", ...) of ``curve``
-    ("Unscaled", "Scaled by", "This draw") in the readout printed under stop ``k`` of ``name``."""
-    readout = _frames(name)[k - 1][4]
-    part = readout[readout.index(curve):]
-    found = re.search(re.escape(measure) + r" ((?:1 − )?[0-9.e+-]+(?: \(rounded in double precision\))?)"
-                      r" \(mean ([0-9.]+)", part)
-    if found is None:
-        raise ValueError(f"stop {k} of {name}: no {measure!r} of {curve!r} in its readout {readout!r}")
-    return found.group(1), float(found.group(2))
+class _Read(NamedTuple):
+    draw: str  # this draw's cell, as the strip prints it
+    mean: str  # the mean, with the digits of its cell
+    value: float  # the mean's value
+
+
+def _readout(name: str, k: int, curve: str, measure: str) -> _Read:
+    """``measure`` ("largest weight", ...) of ``curve`` ("Unscaled", "Scaled by", "" for the only
+    one) in the readout printed under stop ``k`` of ``name``: read from its rows, not its text."""
+    row = _frames(name)[k - 1][4].row(curve, measure)
+    return _Read(row.cells(False)[0], row.mean_shown, row.mean.mean)
 
 
 def _prediction_answers() -> str:
@@ -557,26 +559,26 @@ def _prediction_answers() -> str:
     u1, s1 = _readout("attention", 1, U, W), _readout("attention", 1, S, W)
     u2, s2 = _readout("attention", 2, U, W), _readout("attention", 2, S, W)
     b4, b4b = _readout("attention", 4, S, W), _readout("attention", 5, S, W)
-    n1, n2 = _readout("normalization", 1, "This draw", W), _readout("normalization", 2, "This draw", W)
+    n1, n2 = _readout("normalization", 1, "", W), _readout("normalization", 2, "", W)
     d2, d3 = att[1].settings["d_k"], att[2].settings["d_k"]
     m4, m4b = att[3].settings["magnitude"], att[4].settings["magnitude"]
-    f = "{:.3f}".format
     # what the answers say must be what the strips show
-    if not (u1 == s1 and u2[1] > 2 * s2[1] and b4[1] < 0.9 < b4b[1] and n2[1] < 0.5 < 0.9 < n1[1]):
+    if not (u1 == s1 and u2.value > 2 * s2.value and b4.value < 0.9 < b4b.value
+            and n2.value < 0.5 < 0.9 < n1.value):
         raise ValueError("the stops no longer show what the answer key says: "
                          f"{u1}, {s1}, {u2}, {s2}, {b4}, {b4b}, {n1}, {n2}")
     rows = [
-        f"No: they are the same (largest weight {u1[0]} for both, mean {f(u1[1])}). "
+        f"No: they are the same (largest weight {u1.draw} for both, mean {u1.mean}). "
         "Dividing by √1 changes nothing.",
-        f"The red (unscaled): its largest weight is {u2[0]} in this draw (mean {f(u2[1])}); "
-        f"the blue's is {s2[0]} (mean {f(s2[1])}).",
+        f"The red (unscaled): its largest weight is {u2.draw} in this draw (mean {u2.mean}); "
+        f"the blue's is {s2.draw} (mean {s2.mean}).",
         f"The red spread of q·k gets about √({d3}/{d2}) = {(d3 / d2) ** 0.5:g} times wider; "
         "the blue one, divided by √dₖ, does not move.",
-        f"In this draw, yes: the largest blue weight is {b4[0]} at m = {m4:g} and {b4b[0]} at "
-        f"m = {m4b:g}. On average only at m = {m4b:g}: the means are {f(b4[1])} and {f(b4b[1])}. "
+        f"In this draw, yes: the largest blue weight is {b4.draw} at m = {m4:g} and {b4b.draw} at "
+        f"m = {m4b:g}. On average only at m = {m4b:g}: the means are {b4.mean} and {b4b.mean}. "
         "The scaling assumed components of size about 1.",
-        f"It drops: the mean largest weight goes from {f(n1[1])} (scaled by 1/√dₖ) to {f(n2[1])} with "
-        f"QK-norm (this draw: {n1[0]} to {n2[0]}); the magnitude stops mattering.",
+        f"It drops: the mean largest weight goes from {n1.mean} (scaled by 1/√dₖ) to {n2.mean} with "
+        f"QK-norm (this draw: {n1.draw} to {n2.draw}); the magnitude stops mattering.",
     ]
     if len(rows) != len(worksheets.PREDICTION_STEPS):
         raise ValueError("the answers must follow the worksheet's rows")
@@ -719,7 +721,23 @@ table.ho-worksheet col.q { width: 27%; }
 .ho-frame img { display: block; width: 70%; margin: 0.1em auto; }
 .ho-frame-head { font-size: 9.5pt; }
 .ho-stop-caption { font-style: italic; }
-.ho-readout { font-size: 7.4pt; line-height: 1.22; color: #222; margin: 0.05em 0; }
+.ho-readout { font-size: 7.4pt; line-height: 1.22; color: #222; margin: 0.05em 0; font-variant-numeric: tabular-nums; }
+.ho-readout p { margin: 0.05em 0; }
+.ho-readout .asb-tables { display: flex; flex-wrap: wrap; gap: 0 2.2em; }
+.ho-readout table.asb-rt { border-collapse: collapse; margin: 0.05em 0; width: auto; font-size: 1em; }
+.ho-readout .asb-rt caption { text-align: left; font-weight: 700; padding: 0; }
+.ho-readout .asb-rt th, .ho-readout .asb-rt td { padding: 0 0 0 0.8em; border: 0; text-align: right; white-space: nowrap; }
+.ho-readout .asb-rt th[scope="row"], .ho-readout .asb-rt thead th:first-child { padding-left: 0; text-align: left; }
+.ho-readout .asb-rt thead th { font-weight: 700; border-bottom: 0.5pt solid #555; }
+.ho-readout .asb-foot { color: #444; }
+/* on paper each table's rows flow as "label value mean ..." (the strips must keep to their pages) */
+.ho-readout table.asb-rt, .ho-readout .asb-rt tbody { display: flex; flex-wrap: wrap; gap: 0 1.1em; align-items: baseline; }
+.ho-readout .asb-rt thead { display: none; }
+.ho-readout .asb-rt tr { display: flex; gap: 0.3em; }
+.ho-readout .asb-rt th, .ho-readout .asb-rt td { padding: 0; }
+.ho-readout .asb-rt td + td::before { content: "mean "; }
+.ho-readout .asb-rt caption { display: block; margin-right: 0.4em; }
+.ho-frame + .ho-frame .ho-readout .asb-foot { display: none; }  /* said once, under a strip's first stop */
 .ho-quiz ol { padding-left: 1.4em; }
 .ho-options { list-style: none; padding-left: 0.6em; margin: 0.1em 0 0.5em; }
 .ho-answer { border-left: 3px solid #555; padding: 0.1em 0.6em; margin: 0.5em 0; }

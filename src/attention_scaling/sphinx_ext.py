@@ -397,7 +397,8 @@ def _rewrite_page(text: str, outdir: Path, here: Path) -> str:
         if all(_is_url(f) for f in frames):
             return m.group(0)  # already rewritten: keep the page byte for byte
         block["frames"] = [f if _is_url(f) else url(f) for f in frames]
-        return m.group(1) + json.dumps(block, separators=(",", ":")).replace("</", "<\\/") + m.group(3)
+        text = json.dumps(block, separators=(",", ":"), ensure_ascii=False)  # as explorables.py writes it
+        return m.group(1) + text.replace("</", "<\\/") + m.group(3)
 
     return _PLAYER_DATA.sub(data, _PLAYER_IMG.sub(image, text))
 

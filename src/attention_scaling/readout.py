@@ -1,0 +1,216 @@
+"""An explorer's readout as data: a lead sentence, small tables and a footnote.
+
+Every explorer's ``describe(state)`` returns a :class:`Readout`. One formatter renders it:
+:func:`readout_html` (the table under a static player, in a live explorer and in the
+printed handout) and :attr:`Readout.text` (the same numbers as one sentence, for alt text
+and screen readers). A number is formatted once, by :func:`readout_number` (one value) or
+:func:`readout_mean` (a mean ± one standard error), to at most three significant figures
+(the book's measures are all below 10) and never as a misleading 0 or 1.
+
+A static player ships, per frame, only :meth:`Readout.values` (the lead and the cells);
+its page fills the table and builds the alt text from a :meth:`Readout.template`.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _validate as v
+
+__all__ = ["Row", "Group", "Readout", "readout_number", "readout_mean", "readout_html", "fill", "NONE"]
+
+#: The cell of a measure a frame does not have (the sink of a method without one).
+NONE = "none"
+
+
+def readout_number(x: float, digits: int = 3, near_one: bool = False) -> str:
+    """One measured value to ``digits`` decimals, never rounded to a misleading 0 or 1.
+
+    ``0.248`` normally; a value too small for ``digits`` decimals keeps two significant
+    digits (``6.3e-16``, ``0.0012``: a vanishing gradient is small, not zero); with
+    ``near_one`` (a weight) a value that would round to 1 shows its distance from 1
+    (``1 − 2.1e-05``), or ``1 − <1e-16`` when it is 1 in double precision. A tiny negative
+    value from rounding (an entropy of −1e-17) shows as 0.
+    """
+    if isinstance(x, bool) or not isinstance(x, (int, float, np.floating, np.integer)) or not np.isfinite(x):
+        raise ValueError(f"x must be a finite real number, got {x!r}")
+    x = float(x)
+    digits = v.positive_int(digits, "digits")
+    half = 0.5 * 10.0**-digits
+    if x < 0 and x > -half or x == 0:  # -1e-17, or -0.0
+        x = 0.0
+    if near_one and x > 1 - half:
+        return "1 − <1e-16" if x >= 1 else f"1 − {1 - x:.2g}"
+    if x != 0 and abs(x) < half:
+        return f"{x:.2g}"
+    return f"{x:.{digits}f}"
+
+
+def readout_mean(e, digits: int = 3, near_one: bool = False) -> str:
+    """A mean and its standard error to a common decimal place, ``0.962 ± 0.006``.
+
+    As :meth:`~attention_scaling.numerics.Expectation.show`: ``digits`` decimals, or more
+    when the error is smaller, so that it keeps one significant digit (``0.009 ± 0.003``);
+    but the mean keeps at most three significant figures: a smaller error is then written
+    to one significant figure of its own (``0.134 ± 0.0002``, ``2.08 ± 4e-05``). The mean is
+    shown by :func:`readout_number`, never a misleading 0 or 1 (``1 − 9.3e-05 ± 9e-05``).
+    """
+    digits = v.positive_int(digits, "digits")
+    places = digits
+    if 0 < e.se < 0.95 * 10.0**-digits:  # the rule of Expectation.show
+        places = -math.floor(math.log10(e.se))
+        if round(e.se, places) >= 10.0 ** (1 - places):
+            places -= 1
+    at = places if e.mean == 0 else min(places, max(digits, 2 - math.floor(math.log10(abs(e.mean)))))
+    if at > 4:  # a tiny mean (a saturated row's entropy): both in exponent form
+        return f"{e.mean:.2g} ± {e.se:.1g}"
+    se = f"{e.se:.{at}f}" if at >= places else f"{e.se:.1g}"
+    return f"{readout_number(e.mean, at, near_one)} ± {se}"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One measure: its value in this draw and, when there is one, its mean over many draws.
+
+    ``draw`` is None for a measure this frame does not have (shown as :data:`NONE`).
+    ``digits`` are decimals: 3 for weights and gradients, 2 for an entropy.
+    """
+
+    label: str
+    draw: float | None
+    mean: object = None  # an attention_scaling.numerics.Expectation
+    digits: int = 3
+    near_one: bool = False
+
+    def cells(self, with_mean: bool) -> tuple[str, ...]:
+        shown = NONE if self.draw is None else readout_number(self.draw, self.digits, self.near_one)
+        if not with_mean:
+            return (shown,)
+        return shown, NONE if self.mean is None else readout_mean(self.mean, self.digits, self.near_one)
+
+    @property
+    def mean_shown(self) -> str:
+        """The mean alone, with the digits of its cell (for prose that quotes the readout)."""
+        return readout_number(self.mean.mean, self.digits, self.near_one)
+
+
+@dataclass(frozen=True)
+class Group:
+    """One table: the measures of one curve (``caption``: "unscaled"), or of the only one ("")."""
+
+    caption: str
+    rows: tuple
+
+
+@dataclass(frozen=True)
+class Readout:
+    """What an explorer reads out for one state (see the module docstring).
+
+    ``lead`` states the settings, ``note`` what "mean" and "±" are (each a sentence, with its
+    full stop); ``intro`` and ``figure`` are for the alt text only: what the image is, and
+    what its panels draw.
+    """
+
+    lead: str
+    groups: tuple
+    note: str = ""
+    intro: str = ""
+    figure: str = ""
+
+    def __post_init__(self):
+        if not self.groups or any(not g.rows for g in self.groups):
+            raise ValueError("a readout needs at least one group, each with at least one row")
+        fixed = [self.note, self.intro, self.figure] + [g.caption for g in self.groups] + [
+            r.label for g in self.groups for r in g.rows]
+        if any("{" in x or "}" in x for x in fixed):  # they are written into templates as they are
+            raise ValueError(f"a readout's fixed text must have no braces: {fixed}")
+
+    @property
+    def has_means(self) -> bool:
+        return any(r.mean is not None for g in self.groups for r in g.rows)
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return ("measure", "this draw", "mean ± s.e.") if self.has_means else ("measure", "this draw")
+
+    def cells(self) -> list[str]:
+        """Every value cell, table by table, row by row: what changes from frame to frame."""
+        return [c for g in self.groups for r in g.rows for c in r.cells(self.has_means)]
+
+    def values(self) -> list[str]:
+        """What a static player stores per frame: the lead, then :meth:`cells`."""
+        return [self.lead, *self.cells()]
+
+    def row(self, caption: str, label: str) -> Row:
+        """The row ``label`` of the group whose caption starts with ``caption`` ("" for the only one)."""
+        for g in self.groups:
+            if g.caption.startswith(caption):
+                for r in g.rows:
+                    if r.label == label:
+                        return r
+        raise ValueError(f"no row {label!r} in a group {caption!r} of this readout: {self.text}")
+
+    def _sentence(self, values: list[str]) -> str:
+        """The readout as one sentence, from ``values`` (:meth:`values`, or placeholders)."""
+        lead, cells = values[0], iter(values[1:])
+        parts = []
+        for g in self.groups:
+            said = []
+            for r in g.rows:
+                got = [next(cells) for _ in r.cells(self.has_means)]
+                if r.draw is None:
+                    continue
+                said.append(f"{r.label} {got[0]}" + (f" (mean {got[1]})" if len(got) > 1 else ""))
+            listed = ", ".join(said)
+            parts.append(f"{g.caption}: {listed}" if g.caption else listed[:1].upper() + listed[1:])
+        return f"{lead} " + "; ".join(parts) + "." + (f" {self.note}" if self.note else "")
+
+    @property
+    def text(self) -> str:
+        """The readout as plain text: what a screen reader hears when the table changes."""
+        return self._sentence(self.values())
+
+    @property
+    def alt(self) -> str:
+        """The figure's alt text: what it is, the readout's numbers, what its panels draw."""
+        return " ".join(x for x in (self.intro, self.text, self.figure) if x)
+
+    def template(self, alt: bool) -> str:
+        """:attr:`alt` (or :attr:`text`) with ``{0}`` for the lead and ``{1}``… for the cells:
+        :func:`fill` with :meth:`values` gives it back (player.js does the same)."""
+        sentence = self._sentence([f"{{{i}}}" for i in range(len(self.values()))])
+        return " ".join(x for x in (self.intro, sentence, self.figure) if x) if alt else sentence
+
+
+_SLOT = re.compile(r"\{(\d+)\}")
+
+
+def fill(template: str, values: list[str]) -> str:
+    """A :meth:`Readout.template` with its slots filled, as player.js fills it."""
+    return _SLOT.sub(lambda m: values[int(m.group(1))], template)
+
+
+def readout_html(r: Readout, live_region: bool = True) -> str:
+    """The readout as HTML: the lead, one ``<table>`` per group, the note as a footnote.
+
+    With ``live_region``, a visually hidden ``aria-live`` sentence (:attr:`Readout.text`)
+    follows: a screen reader hears the new numbers, with their names, when they change.
+    """
+    esc = html.escape
+    tables = []
+    head = "".join(f'<th scope="col">{esc(c)}</th>' for c in r.columns)
+    for g in r.groups:
+        body = "".join(f'<tr><th scope="row">{esc(row.label)}</th>'
+                       + "".join(f"<td>{esc(c)}</td>" for c in row.cells(r.has_means)) + "</tr>"
+                       for row in g.rows)
+        caption = f"<caption>{esc(g.caption)}</caption>" if g.caption else ""
+        tables.append(f'<table class="asb-rt">{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>')
+    note = f'<p class="asb-foot">{esc(r.note)}</p>' if r.note else ""
+    said = (f'<p class="asb-said" aria-live="polite">{esc(r.text)}</p>') if live_region else ""
+    return (f'<div class="asb-readout"><p class="asb-lead">{esc(r.lead)}</p>'
+            f'<div class="asb-tables">{"".join(tables)}</div>{note}{said}</div>')

@@ -1,0 +1,150 @@
+"""The explorers' readouts as small tables (attention_scaling.readout): rows, columns and digits.
+
+Every cell is checked against the state's own numbers, read back from the cell's text by a
+parser of this file (not the formatter's code): at most three significant figures, within half
+a unit of the last digit shown, and never a 0 or 1 for a value that is not exactly that.
+"""
+
+import math
+import re
+
+import pytest
+from bs4 import BeautifulSoup
+
+from attention_scaling.explorables import (attention_explorer, context_explorer, normalization_explorer,
+                                           scale_explorer)
+from attention_scaling.numerics import Expectation
+from attention_scaling.readout import Group, Readout, Row, fill, readout_html, readout_mean, readout_number
+
+NUMBER = re.compile(r"^(?:1 − (?P<gap><1e-16|\d(?:\.\d+)?e-\d+|\d\.\d+)|(?P<x>\d+\.\d+|\d(?:\.\d+)?e-\d+|0\.0+\d+))$")
+
+
+def parsed(text: str) -> tuple[float, float, int]:
+    """(value, half a unit of its last digit, significant figures) of a cell's number."""
+    m = NUMBER.match(text)
+    assert m, f"not a readout number: {text!r}"
+    if m["gap"] == "<1e-16":
+        return 1.0, 1e-16, 1
+    shown = m["gap"] or m["x"]
+    mantissa, _, exponent = shown.partition("e")
+    decimals = len(mantissa.partition(".")[2]) - (int(exponent) if exponent else 0)
+    digits = mantissa.replace(".", "").lstrip("0") or "0"
+    value = float(shown)
+    return (1 - value if m["gap"] else value), 0.5 * 10.0**-decimals * (1 + 1e-9), len(digits)
+
+
+def check_number(text: str, x: float) -> None:
+    value, half, figures = parsed(text)
+    assert figures <= 3, f"{text!r} has {figures} significant figures"
+    assert abs(value - x) <= half or (text.startswith("1 − <") and x == 1.0), (text, x)
+    if value in (0.0, 1.0) and not text.startswith("1 − <") and not -1e-12 < x < 0:  # (a rounding error's -1e-17)
+        assert x == value, f"{text!r} shows {value:g} for {x!r}, which is not exactly that"
+
+
+def check_mean(text: str, e: Expectation) -> None:
+    mean, _, se = text.partition(" ± ")
+    check_number(mean, e.mean)
+    check_number(se, e.se)
+
+
+POINTS = {
+    attention_explorer: [{"d_k": 64, "magnitude": 1.0}, {"d_k": 1024, "magnitude": 10.0},
+                         {"d_k": 128, "magnitude": 10.0}, {"d_k": 1, "magnitude": 0.1}],
+    scale_explorer: [{"scale": 0.05}, {"scale": 1.0}, {"scale": 100.0}],
+    normalization_explorer: [{"mode": "qk-l2", "magnitude": 1.0, "gain": 2.0},
+                             {"mode": "scaled", "magnitude": 10.0, "gain": 8.0}],
+    context_explorer: [{"method": m, "n": n, "gap": g} for m in ("plain", "zero-logit")
+                       for n, g in ((16, 10.0), (1024, 6.0), (65536, 0.0))],
+}
+STATE = {  # the state's numbers behind each row: (readouts key, expectation key)
+    "largest weight": "max weight", "entropy": "entropy", "largest P(1−P)": "largest P(1-P)",
+    "norm of the Jacobian ‖J‖₂": "norm of J",
+}
+
+
+def _tables(readout):
+    soup = BeautifulSoup(readout_html(readout), "html.parser")
+    return soup, soup.select("table.asb-rt")
+
+
+@pytest.mark.parametrize("make", list(POINTS), ids=lambda m: m.__name__)
+def test_table_rows_and_cells_are_the_states_numbers(make):
+    exp = make()
+    for point in POINTS[make]:
+        _, alt, readout = exp.frame(**point)
+        state = exp.figure.state
+        soup, tables = _tables(readout)
+        assert soup.select_one(".asb-lead").get_text() == readout.lead and "seed 0" in readout.lead
+        if make is attention_explorer:
+            assert [t.caption.get_text() for t in tables] == ["Unscaled", "Scaled by 1/√dₖ"]
+        else:
+            assert len(tables) == 1 and tables[0].caption is None
+        for table, group in zip(tables, readout.groups):
+            heads = [th.get_text() for th in table.select("thead th")]
+            labels = [th.get_text() for th in table.select("tbody th[scope=row]")]
+            assert labels == [r.label for r in group.rows]
+            cells = [[td.get_text() for td in tr.select("td")] for tr in table.select("tbody tr")]
+            if make is context_explorer:
+                assert heads == ["measure", "this draw"]
+                r = state["readouts"]
+                expected = [r["needle"], r["P(1-P)"], r["gradient"], r["top distractor"], r["others"] - r["sink"],
+                            r["sink"] if point["method"] == "zero-logit" else None]
+                for (cell,), x in zip(cells, expected):
+                    assert cell == "none" if x is None else check_number(cell, x) is None
+                continue
+            assert heads == ["measure", "this draw", "mean ± s.e."]
+            name = {"Unscaled": "unscaled", "Scaled by 1/√dₖ": "scaled"}.get(group.caption)
+            draws = state["readouts"][name] if name else state["readouts"]
+            means = state["expectation"][name] if name else state["expectation"]
+            assert len(cells) == len(labels) >= 3
+            for label, (draw, mean) in zip(labels, cells):
+                check_number(draw, draws[STATE[label]])
+                check_mean(mean, means[STATE[label]])
+        # the footnote says once what every mean and ± is; the alt text names the numbers
+        if readout.has_means:
+            assert soup.select_one(".asb-foot").get_text().startswith("Each mean is over 200 ")
+            assert "±" not in readout.note.replace("± one standard error", "")
+        for cell in readout.cells():
+            assert cell in alt or cell == "none"
+        assert fill(readout.template(alt=True), readout.values()) == alt
+
+
+@pytest.mark.parametrize("make", list(POINTS), ids=lambda m: m.__name__)
+def test_no_cell_is_a_misleading_zero_or_one_anywhere_on_the_grid(make):
+    """Every frame of every static player: a cell that reads 0 or 1 is exactly that."""
+    exp = make()
+    fig = exp.figure
+    for point in exp.grid():
+        fig.update(**(exp.defaults() | point))
+        readout = exp.describe(fig.state)
+        for group in readout.groups:
+            for row in group.rows:
+                draw, *mean = row.cells(readout.has_means)
+                if row.draw is not None:
+                    check_number(draw, row.draw)
+                if mean:
+                    check_mean(mean[0], row.mean)
+
+
+def test_readout_mean_keeps_three_significant_figures():
+    e = Expectation
+    assert readout_mean(e(0.962, 0.006, 0, 1, 9)) == "0.962 ± 0.006"
+    assert readout_mean(e(0.009, 0.003, 0, 1, 9), 2) == "0.009 ± 0.003"  # the error keeps a digit
+    assert readout_mean(e(0.1337, 2e-4, 0, 1, 9)) == "0.134 ± 0.0002"  # not 0.1337: three figures
+    assert readout_mean(e(2.07839, 4e-5, 0, 1, 9), 2) == "2.08 ± 4e-05"
+    assert readout_mean(e(0.99991, 9e-5, 0, 1, 9), near_one=True) == "1 − 9e-05 ± 9e-05"  # never "1.000"
+    assert readout_mean(e(0.5, 0.0, 0, 1, 9)) == "0.500 ± 0.000"  # exactly 0 may read 0
+    assert readout_mean(e(4.5e-8, 4.5e-8, 0, 1, 9), 2) == "4.5e-08 ± 4e-08"
+    assert readout_number(0.0625) == "0.062" and readout_number(0.00123) == "0.001" and readout_number(0.00031) == "0.00031"
+
+
+def test_readout_validates_its_parts():
+    with pytest.raises(ValueError, match="at least one group"):
+        Readout("Lead.", ())
+    with pytest.raises(ValueError, match="braces"):
+        Readout("Lead.", (Group("", (Row("a {0}", 0.5),)),))
+    r = Readout("Lead.", (Group("", (Row("a", 0.25), Row("b", None))),), note="Note.")
+    assert r.columns == ("measure", "this draw") and r.values() == ["Lead.", "0.250", "none"]
+    assert r.text == "Lead. A 0.250. Note." and r.template(alt=False) == "{0} A {1}. Note."
+    with pytest.raises(ValueError, match="no row"):
+        r.row("", "c")
