@@ -5,7 +5,6 @@ parser of this file (not the formatter's code): at most three significant figure
 a unit of the last digit shown, and never a 0 or 1 for a value that is not exactly that.
 """
 
-import math
 import re
 
 import pytest
