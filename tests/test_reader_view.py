@@ -555,6 +555,10 @@ OVERLAP_JS = """(root) => {
   const walker = document.createTreeWalker(text, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     if (!n.textContent.trim() || n.parentElement.closest('mjx-assistive-mml, details:not([open]), script, style')) continue;
+    // text for screen readers only (a 1-px box that clips it, as the players' spoken sentence)
+    // is not drawn, though its line boxes run on past the clip
+    const b = n.parentElement.getBoundingClientRect();
+    if (b.width <= 1 && b.height <= 1 && getComputedStyle(n.parentElement).overflow === 'hidden') continue;
     const range = document.createRange();
     range.selectNodeContents(n);
     for (const q of range.getClientRects())
