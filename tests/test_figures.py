@@ -111,3 +111,20 @@ def test_fast_png_decodes_to_its_pixels(channels, mode):
     # a view of a larger array (as a figure's RGB channels are) encodes the same pixels
     padded = np.concatenate([pixels, np.zeros((7, 5, 1), np.uint8)], axis=2)[..., :channels]
     assert fast_png(padded, 100, 11.5) == png
+
+
+def test_red_and_blue_mean_unscaled_and_scaled_only():
+    """The attention explorer draws unscaled red and scaled blue; the scale explorer, which has no
+    scaled/unscaled pair, uses neither for its weights, its gradients or its Jacobian's signs."""
+    from matplotlib.colors import to_hex
+
+    from attention_scaling.figures import COLORS, AttentionFigure, ScaleFigure
+
+    pair = {COLORS["unscaled"], COLORS["scaled"]}
+    attention = AttentionFigure()
+    assert to_hex(attention.bars_u.get_facecolor()) == COLORS["unscaled"]
+    assert to_hex(attention.bars_s.get_edgecolor()) == COLORS["scaled"]
+    scale = ScaleFigure(seed=0)
+    used = {to_hex(scale.bars_p.get_facecolor()), to_hex(scale.bars_g.get_facecolor())}
+    assert used == {COLORS["weight"], COLORS["gradient"]} and not used & pair
+    assert scale.heat.get_cmap().name == "PuOr"

@@ -35,7 +35,10 @@ __all__ = [
     "NormalizationFigure",
 ]
 
-COLORS = {"curve": "#1f4e79", "mark": "#c0392b", "scaled": "#1f77b4", "unscaled": "#d62728", "grid": "#dddddd"}
+# Red and blue mean unscaled and scaled wherever both appear; an explorer of one softmax
+# (the scale explorer) draws its weights grey and their gradients purple instead.
+COLORS = {"curve": "#1f4e79", "mark": "#c0392b", "scaled": "#1f77b4", "unscaled": "#d62728", "grid": "#dddddd",
+          "weight": "#6b6b6b", "gradient": "#7b3294"}
 
 
 #: Smallest text in any figure (ticks, legends, notes), and the size of titles and labels, in points.
@@ -913,13 +916,13 @@ class ScaleFigure(BlitFigure):
         idx = np.arange(n + 1) - 0.5
         self._bar_edges = np.repeat(np.arange(n), 2) + np.tile([-0.36, 0.36], n)
         ax_p.set_title(r"weights $P = \mathrm{softmax}(s\,z)$", fontsize=TEXT_PT)
-        self.bars_p = self._animate(ax_p.stairs(np.zeros(2 * n - 1), self._bar_edges, fill=True, color=COLORS["scaled"]))
+        self.bars_p = self._animate(ax_p.stairs(np.zeros(2 * n - 1), self._bar_edges, fill=True, color=COLORS["weight"]))
         ax_p.set_ylim(0, 1.02)
         ax_p.set_ylabel("weight $P_i$")
         self.mean_p = self._animate(*_expectation_marks(ax_p, "0.25", "--"))
         # no legend: the title above the panels says what the dashed line is
         ax_g.set_title(r"gradient $P_i(1-P_i)$", fontsize=TEXT_PT)
-        self.bars_g = self._animate(ax_g.stairs(np.zeros(2 * n - 1), self._bar_edges, fill=True, color=COLORS["mark"]))
+        self.bars_g = self._animate(ax_g.stairs(np.zeros(2 * n - 1), self._bar_edges, fill=True, color=COLORS["gradient"]))
         ax_g.axhline(0.25, color="0.5", linestyle=":", linewidth=1)
         self.mean_g = self._animate(*_expectation_marks(ax_g, "0.25", "--"))
         ax_g.set_ylim(0, 0.27)
@@ -929,7 +932,13 @@ class ScaleFigure(BlitFigure):
             ax.set_xlabel("index $i$, largest score first")
             _style(ax)
         ax_j.set_title(r"Jacobian $\partial P_i/\partial z_j$", fontsize=TEXT_PT)
-        self.heat = self._animate(ax_j.imshow(np.zeros((n, n)), cmap="RdBu_r", vmin=-0.25, vmax=0.25))
+        # purple above 0 (the diagonal, the gradient bars' colour), orange below: not red/blue.
+        # Ten steps of 0.05: a layer's 32-colour palette holds them exactly, and the colour bar
+        # reads as steps rather than a ramp the palette would band anyway.
+        import matplotlib
+
+        steps = matplotlib.colormaps["PuOr"].resampled(10)
+        self.heat = self._animate(ax_j.imshow(np.zeros((n, n)), cmap=steps, vmin=-0.25, vmax=0.25))
         # the sign in marks too, for a greyscale print: + above 0 (the diagonal), − below 0
         from matplotlib.patheffects import withStroke
 
