@@ -129,6 +129,22 @@ def readout_on_screen(page, k):
         pytest.fail(f"stop {k + 1}: the readout ends at {bottom:.0f} px, below the screen", pytrace=False)
 
 
+UNITS = """root => [...root.querySelectorAll('.asb-slider')].map(s => {
+    const out = s.querySelector('output'), unit = s.querySelector('.asb-unit');
+    const o = out.getBoundingClientRect(), u = unit.getBoundingClientRect();
+    return {text: out.textContent + '|' + unit.textContent, overflow: out.scrollWidth - out.clientWidth,
+            gap: unit.textContent ? u.left - o.right : null};
+})"""
+
+
+def assert_values_sit_by_their_units(page, where):
+    """Each slider's value fits its box and sits just before its unit: "65536 keys", "64 dimensions"."""
+    for c in page.locator(".asb-player").first.evaluate(UNITS):
+        assert c["overflow"] <= 0, f"{where}: the value {c['text']!r} overflows its box by {c['overflow']} px"
+        if c["gap"] is not None:
+            assert 2 <= c["gap"] <= 12, f"{where}: {c['text']!r}: {c['gap']:.1f} px between value and unit"
+
+
 def assert_fills_screen(s, large_text):
     vw, vh = s["viewport"]["w"], s["viewport"]["h"]
     assert s["presenting"] and s["covered"]
@@ -156,6 +172,7 @@ def test_present_button_fills_the_screen_and_steps_through_the_stops(browser, se
     button.scroll_into_view_if_needed()
     scrolled = page.evaluate("() => window.scrollY")
     assert scrolled > 0 and button.is_visible()
+    assert_values_sit_by_their_units(page, "on the page")
     page.emulate_media(media="print")  # nothing dead is printed
     assert not button.is_visible()
     page.emulate_media(media="screen")
@@ -169,6 +186,7 @@ def test_present_button_fills_the_screen_and_steps_through_the_stops(browser, se
         page.keyboard.press(key)
         assert_at_stop(wait_for_stop(page, k), k, name)
         readout_on_screen(page, k)
+        assert_values_sit_by_their_units(page, f"presenting, stop {k + 1}")
     page.keyboard.press("PageUp")
     assert_at_stop(wait_for_stop(page, 2), 2, name)
     for _ in range(8):  # Tab and Shift+Tab stay inside the dialog

@@ -723,7 +723,8 @@ def _weight_rows(draw: dict, expect: dict) -> tuple:
 
 def _means_note(n: int, max_entropy: float, what: str = "queries") -> str:
     """What every 'mean' and '±' of a readout is, and the entropy's unit and ceiling."""
-    return f"Each mean is over {n} {what}, ± one standard error; entropy in nats, at most ln n = {max_entropy:.2f}."
+    return (f"Each mean is over {n} {what}, ± one standard error; this draw can sit far from it. "
+            f"Entropy in nats, at most ln n = {max_entropy:.2f}.")
 
 
 def _describe_attention(state) -> Readout:
@@ -820,7 +821,7 @@ def normalization_explorer(seed: int = 0) -> Explorable:
             Control("mode", "normalisation", "", modes, "scaled", ("radio", modes),
                     names=tuple(NormalizationFigure.TEX_NAMES[m] for m in modes)),
             _magnitude_control(),
-            Control("gain", r"QK-norm gain $g$ (used by QK-norm only)", "", QK_GAINS, 8.0,
+            Control("gain", r"QK-norm gain $g$ (moves the QK-norm curve)", "", QK_GAINS, 8.0,
                     # steps of 2^(1/15): the player's gains, powers of 2 (8 = √64 among them), are on the grid
                     ("log", *NormalizationFigure.GAIN_RANGE, float(np.log10(2) / 15)), fmt="{:g}"),
         ],
