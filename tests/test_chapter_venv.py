@@ -33,8 +33,9 @@ CHAPTER = "scale-the-scores"
 EXTRA = ("ipykernel", "nbclient")  # to run a notebook at all
 # Imports a chapter notebook still makes that the package does not declare. The instructors'
 # page reads the repository's _config.yml with PyYAML, so it runs only in a clone (with
-# requirements.txt, which installs PyYAML), never on Colab.
-KNOWN = {"teach-with-this-book": {"yaml"}}
+# requirements.txt, which installs PyYAML), never on Colab. The introduction imports it only
+# when it finds the clone's _config.yml (for the repository it links to), and skips it outside.
+KNOWN = {"teach-with-this-book": {"yaml"}, "intro": {"yaml"}}
 
 IMPORTS = textwrap.dedent('''
     import ast, importlib.util, json, sys
