@@ -6,8 +6,10 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 HTML := _build/html
 
-# `make publish` commits the built site to this branch and pushes it to this remote.
-PAGES_BRANCH ?= gh-pages
+# `make publish` commits the built site to this branch and pushes it to this remote. The
+# branch is pages_branch in _config.yml; `make publish PAGES_BRANCH=site` overrides it, and,
+# given on the command line, reaches the build too (Colab's links then open that branch).
+PAGES_BRANCH ?= $(shell $(PY) -m attention_scaling.launch --pages-branch 2>/dev/null)
 REMOTE ?= origin
 
 .PHONY: help venv venv-test book chapter-notebooks serve check test test-oldest bench pdf handout publish dist clean

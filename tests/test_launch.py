@@ -252,6 +252,10 @@ def test_launch_links_are_the_derived_ones(every_site, source):
     # a lab itself; Colab opens the copy in the published site (gh-pages, _launch/).
     path = launch.launch_path(str(source.relative_to(ROOT).with_suffix("")))
     assert (root / path).is_file() and (site / "_launch" / path).is_file()
+    # The prose may link Binder too (the intro's "where the notebooks are"): to this clone.
+    assert all(urlparse(b).path.startswith(f"/v2/gh/{repo.owner}/{repo.name}/{repo.branch}")
+               for b in found["binder"])
+    found = {**launch_links(launch_menu(html)), "hub": found["hub"]}
     (binder,) = found["binder"]
     url = urlparse(binder)
     assert url.path == f"/v2/gh/{repo.owner}/{repo.name}/{repo.branch}"
@@ -270,7 +274,8 @@ def test_launch_links_are_the_derived_ones(every_site, source):
     services = [name for key, name in launch.SERVICE_NAMES if launch_cfg.get(key)]
     assert all(n.endswith(launch.kernel_note(services)) for n in kernel_notes(html))
     (colab,) = found["colab"]
-    assert urlparse(colab).path == f"/github/{repo.owner}/{repo.name}/blob/gh-pages/_launch/{path}"
+    branch = CONFIG["sphinx"]["config"]["pages_branch"]
+    assert urlparse(colab).path == f"/github/{repo.owner}/{repo.name}/blob/{branch}/_launch/{path}"
 
 
 # Placeholder hosts, and the old placeholder repository in any launch URL
@@ -310,6 +315,40 @@ def test_download_links_exist_in_the_site(site, source):
         assert (page.parent / href).resolve().is_file(), href
 
 
+# --- the branch the site is published to ----------------------------------------------------
+
+
+def test_pages_branch_is_configured_unless_the_environment_says_otherwise():
+    assert launch.pages_branch("gh-pages", environ={}) == "gh-pages"
+    assert launch.pages_branch("gh-pages", environ={"PAGES_BRANCH": "site"}) == "site"
+    assert launch.pages_branch("gh-pages", environ={"PAGES_BRANCH": ""}) == "gh-pages"
+    assert launch.config_pages_branch(CONFIG) == "gh-pages"
+
+
+@pytest.mark.parametrize("configured, environ, named", [
+    ("", {}, "configured"), ("two words", {}, "configured"), ("gh-pages", {"PAGES_BRANCH": "a:b"}, "PAGES_BRANCH"),
+])
+def test_pages_branch_rejects_what_is_not_a_branch(configured, environ, named):
+    with pytest.raises(ValueError, match=named):
+        launch.pages_branch(configured, environ=environ)
+
+
+def test_config_without_a_pages_branch_is_an_error():
+    with pytest.raises(ValueError, match="pages_branch"):
+        launch.config_pages_branch({"sphinx": {"config": {}}})
+    with pytest.raises(ValueError, match="branch"):
+        chapter_notebooks.colab_url("https://colab.research.google.com", "ada", "fork", "book/intro", "")
+
+
+def test_the_command_line_prints_the_pages_branch():
+    def run(**env):
+        return subprocess.run([sys.executable, "-m", "attention_scaling.launch", "--pages-branch"], cwd=ROOT,
+                              env={**{k: v for k, v in os.environ.items() if k != "PAGES_BRANCH"}, **env},
+                              capture_output=True, text=True, check=True).stdout.strip()
+    assert run() == CONFIG["sphinx"]["config"]["pages_branch"]
+    assert run(PAGES_BRANCH="site") == "site"
+
+
 # --- a fork on GitHub gets links to itself ------------------------------------------------------
 
 
@@ -323,7 +362,7 @@ TINY_CONFIG = {
                        "jupyterhub_url": "https://hub.uni.test"},
     "sphinx": {"extra_extensions": ["sphinx_sitemap", "attention_scaling.launch",
                                     "attention_scaling.chapter_notebooks"],
-               "config": {"sitemap_url_scheme": "{link}"}},
+               "config": {"sitemap_url_scheme": "{link}", "pages_branch": "pages"}},
 }
 TINY_NOTEBOOK = """{"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# A lab"]}],
  "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
@@ -344,7 +383,9 @@ x = 1
 
 def test_a_fork_on_github_builds_links_to_itself(tmp_path):
     """A one-page book in a clone whose origin is git@github.com:ada/fork.git, on branch
-    `course`, built by jupyter-book with this extension (outside GitHub Actions)."""
+    `course`, built by jupyter-book with this extension (outside GitHub Actions). Its site
+    is published to the branch `pages` (_config.yml), and the build is run as `make publish
+    PAGES_BRANCH=site` runs it, so Colab opens the branch `site`."""
     book = clone(tmp_path / "fork", "git@github.com:ada/fork.git")
     (book / "labs").mkdir()
     (book / "labs" / "lab.ipynb").write_text(TINY_NOTEBOOK)
@@ -353,6 +394,7 @@ def test_a_fork_on_github_builds_links_to_itself(tmp_path):
     (book / "_toc.yml").write_text("format: jb-book\nroot: labs/lab\nchapters:\n  - file: book/chapter\n")
     (book / "_config.yml").write_text(yaml.safe_dump(TINY_CONFIG))
     env = {k: v for k, v in GIT_ENV.items() if not k.startswith("GITHUB_")}
+    env["PAGES_BRANCH"] = "site"
     for args in (["add", "-A"], ["commit", "-q", "-m", "a fork"]):
         subprocess.run(["git", *args], cwd=book, env=env, check=True, capture_output=True)
     commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=book, env=env, check=True, capture_output=True,
@@ -368,7 +410,7 @@ def test_a_fork_on_github_builds_links_to_itself(tmp_path):
         links = [h for h in hrefs(html) if urlparse(h).netloc in (BINDER, COLAB, "hub.uni.test")]
         assert sorted(links) == sorted([
             f"https://mybinder.org/v2/gh/ada/fork/course?urlpath=lab/tree/{path}",
-            f"https://colab.research.google.com/github/ada/fork/blob/gh-pages/_launch/{path}",
+            f"https://colab.research.google.com/github/ada/fork/blob/site/_launch/{path}",
             "https://hub.uni.test/hub/user-redirect/git-pull?repo=https://github.com/ada/fork"
             f"&urlpath=lab/tree/fork/{path}&branch=course",
         ]), page

@@ -171,11 +171,12 @@ def test_workflow_caches_venv_and_executions(workflow):
 # --- make publish ---------------------------------------------------------------------------
 
 
-def publish_command() -> list[str]:
+def publish_command(*variables: str) -> list[str]:
     """The ghp-import command `make publish` runs, as make prints it (nothing is run)."""
     venv = Path(sys.executable).parent.parent
-    out = subprocess.run(["make", "-n", "publish", f"VENV={venv}"], cwd=ROOT, capture_output=True,
-                         text=True, check=True).stdout.replace("\\\n", " ")
+    env = {k: v for k, v in os.environ.items() if k != "PAGES_BRANCH"}
+    out = subprocess.run(["make", "-n", "publish", f"VENV={venv}", *variables], cwd=ROOT, capture_output=True,
+                         text=True, check=True, env=env).stdout.replace("\\\n", " ")
     (line,) = [ln for ln in out.splitlines() if "ghp-import" in ln]
     return shlex.split(line)
 
@@ -184,8 +185,22 @@ def test_make_publish_pushes_the_site_to_gh_pages():
     argv = publish_command()
     assert Path(argv[0]).name == "ghp-import"
     assert {"-n", "-p"} <= set(argv)  # .nojekyll, so _static/ is served; push
-    assert argv[argv.index("-b") + 1] == "gh-pages"
+    assert argv[argv.index("-b") + 1] == "gh-pages"  # pages_branch in _config.yml
     assert argv[-1] == "_build/html"
+    site_argv = publish_command("PAGES_BRANCH=site")
+    assert site_argv[site_argv.index("-b") + 1] == "site"
+
+
+def test_a_pages_branch_given_to_make_reaches_the_build():
+    """`make publish PAGES_BRANCH=site` builds with PAGES_BRANCH=site in the environment,
+    which the build reads (attention_scaling.launch.pages_branch), so the Colab links open
+    the branch that is pushed. A probe target added to the Makefile prints what a recipe sees."""
+    env = {k: v for k, v in os.environ.items() if k != "PAGES_BRANCH"}
+    probe = ["make", "-s", "-f", "Makefile", "-f", "-", "probe"]
+    recipe = "probe:\n\t@echo \"[$$PAGES_BRANCH]\"\n"
+    seen = [subprocess.run([*probe, *extra], cwd=ROOT, input=recipe, capture_output=True, text=True,
+                           check=True, env=env).stdout.strip() for extra in ([], ["PAGES_BRANCH=site"])]
+    assert seen == ["[]", "[site]"]
 
 
 def test_publish_command_makes_a_gh_pages_branch(site, tmp_path):

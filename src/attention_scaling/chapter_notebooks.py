@@ -29,7 +29,8 @@ Outputs of a build (``scripts/build-book``):
   ``notebooks/chapters/`` (committed, checked by tests/test_chapter_notebooks.py);
 - ``_build/html/_launch/<launch path>``: the chapters and labs with the install cell's
   repository and commit filled in, for Colab, which opens notebooks only from GitHub
-  (``make publish`` and the workflow push the site to the gh-pages branch).
+  (``make publish`` and the workflow push the site to the branch named by ``pages_branch``
+  in _config.yml, gh-pages here; :func:`attention_scaling.launch.pages_branch`).
 
 The launch buttons of a chapter page open its generated notebook (:func:`launch_path`).
 """
@@ -45,7 +46,6 @@ from pathlib import Path
 CHAPTERS_DIR = "notebooks/chapters"  # where the generated chapters are committed
 BUILD_DIR = "chapter_notebooks"  # under _build/
 LAUNCH_DIR = "_launch"  # under the built site: the Colab copies
-PAGES_BRANCH = "gh-pages"  # the branch `make publish` and the workflow push the site to
 MAX_LINE = 78  # visible code lines in chapters and labs
 INSTALL_TAG = "install-package"
 _SOURCE_LINE = 'SOURCE = ""  # a published copy: git+https://github.com/OWNER/REPO@COMMIT'
@@ -98,7 +98,7 @@ def launch_path(docname: str) -> str:
     """The repository path a page's launch buttons (Binder, JupyterHub) open: a chapter
     (``book/X``) opens its generated notebook ``notebooks/chapters/X.ipynb``, any other
     page (a lab, ``notebooks/X``) its own ``.ipynb``. Colab opens the same path under
-    ``_launch/`` on the gh-pages branch."""
+    ``_launch/`` on the branch the site is published to."""
     if not isinstance(docname, str) or not docname.strip():
         raise ValueError(f"docname must be a non-empty string, got {docname!r}")
     name = docname.strip().strip("/")
@@ -109,9 +109,11 @@ def launch_path(docname: str) -> str:
     return f"{name}.ipynb"
 
 
-def colab_url(colab: str, owner: str, name: str, docname: str) -> str:
-    """Colab's address for a page: the copy in the published site (gh-pages branch)."""
-    return f"{colab.rstrip('/')}/github/{owner}/{name}/blob/{PAGES_BRANCH}/{LAUNCH_DIR}/{launch_path(docname)}"
+def colab_url(colab: str, owner: str, name: str, docname: str, branch: str) -> str:
+    """Colab's address for a page: the copy in the site published to ``branch``."""
+    if not isinstance(branch, str) or not branch.strip():
+        raise ValueError(f"branch must be a non-empty branch name, got {branch!r}")
+    return f"{colab.rstrip('/')}/github/{owner}/{name}/blob/{branch}/{LAUNCH_DIR}/{launch_path(docname)}"
 
 
 def is_chapter(docname: str) -> bool:
@@ -704,7 +706,7 @@ def _write_launch_copies(app, exception):
 
 def _launch_buttons_open_notebooks(app, pagename, templatename, context, doctree):
     """Binder and JupyterHub open a chapter's generated notebook; Colab opens the copy
-    of the chapter or lab in the published site (gh-pages branch, _launch/)."""
+    of the chapter or lab in the published site (``pages_branch``, _launch/)."""
     repo = getattr(app, "asb_launch", None)
     if repo is None or getattr(app.builder, "format", "") != "html":
         return
@@ -734,7 +736,7 @@ def _launch_buttons_open_notebooks(app, pagename, templatename, context, doctree
         if colab:
             buttons.append({"type": "link", "text": "Colab", "tooltip": "Launch on Colab",
                             "icon": "_static/images/logo_colab.png",
-                            "url": colab_url(colab, repo.owner, repo.name, pagename)})
+                            "url": colab_url(colab, repo.owner, repo.name, pagename, app.config.pages_branch)})
         group["buttons"] = buttons
 
 
@@ -764,7 +766,18 @@ def _parallel_reading_serial_writing(app):
         type(proofs).merge_domaindata = lambda self, docnames, otherdata: None
 
 
+def _pages_branch(app, config):
+    """``PAGES_BRANCH`` in the environment overrides _config.yml's ``pages_branch``
+    (config-inited, so Sphinx sees the change and rewrites every page)."""
+    from .launch import pages_branch
+
+    config.pages_branch = pages_branch(config.pages_branch)
+
+
 def setup(app):
+    # The branch the site is published to (_config.yml, sphinx.config.pages_branch).
+    app.add_config_value("pages_branch", "", "html", [str])
+    app.connect("config-inited", _pages_branch)
     app.connect("builder-inited", _parallel_reading_serial_writing)
     # After myst-nb's and the book's own doctree-resolved handlers (glue, kernel notes).
     app.connect("doctree-resolved", _generate, priority=900)

@@ -24,6 +24,11 @@ Registered as its own Sphinx extension (_config.yml, ``extra_extensions``); its
 ``config-inited`` handler runs before :mod:`attention_scaling.sphinx_ext` reads
 ``html_baseurl``. ``python -m attention_scaling.launch`` prints what a build here would
 use.
+
+The site is published to one branch, ``pages_branch`` in _config.yml's ``sphinx.config``
+(:func:`pages_branch`): Colab opens the chapters' copies there, ``make publish`` and the
+workflow push to it. An environment variable ``PAGES_BRANCH`` (``make publish
+PAGES_BRANCH=site``) overrides it for the build and the push alike.
 """
 
 from __future__ import annotations
@@ -217,6 +222,27 @@ def site_address(repository: Repository | None, override: str = "") -> str:
     return repository.pages_url if repository is not None else ""
 
 
+def pages_branch(configured: str, environ: Mapping[str, str] | None = None) -> str:
+    """The branch the built site is published to: ``PAGES_BRANCH`` from ``environ``
+    (``os.environ`` when None) when set, else ``configured`` (``pages_branch`` in
+    _config.yml). Raises ValueError when neither is a branch name."""
+    environ = os.environ if environ is None else environ
+    override = _text(environ.get("PAGES_BRANCH") or "", "PAGES_BRANCH")
+    branch = override or _text(configured, "configured")
+    if not _BRANCH.fullmatch(branch):
+        where = "PAGES_BRANCH" if override else "configured (pages_branch in _config.yml)"
+        raise ValueError(f"{where} is not a branch name: {branch!r}")
+    return branch
+
+
+def config_pages_branch(config: Mapping) -> str:
+    """``sphinx.config.pages_branch`` of a parsed _config.yml (ValueError when missing)."""
+    value = ((config.get("sphinx") or {}).get("config") or {}).get("pages_branch")
+    if not value:
+        raise ValueError("config has no sphinx.config.pages_branch (the branch the site is published to)")
+    return str(value)
+
+
 # --- Sphinx --------------------------------------------------------------------------------
 
 
@@ -338,8 +364,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m attention_scaling.launch", description=main.__doc__)
     parser.add_argument("--book", default=".", help="the book's root (where _config.yml is)")
     parser.add_argument("--baseurl", action="store_true", help="print only the site address")
+    parser.add_argument("--pages-branch", action="store_true",
+                        help="print only the branch the site is published to")
     args = parser.parse_args(argv)
     config = yaml.safe_load((Path(args.book) / "_config.yml").read_text()) or {}
+    branch = pages_branch(config_pages_branch(config))
+    if args.pages_branch:
+        print(branch)
+        return 0
     repository = config.get("repository") or {}
     repo, note = find_repository(cwd=args.book, override_url=repository.get("url") or "",
                                  override_branch=repository.get("branch") or "")
@@ -349,6 +381,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(note)
         print(f"site address: {base or '(none)'}")
+        print(f"published to branch: {branch}")
     return 0
 
 
