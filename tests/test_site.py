@@ -460,13 +460,22 @@ def test_a_warm_rebuild_keeps_sitemap_and_footers_whole(published_site, tmp_path
     pages a build writes, and every footer carries this build's stamp. The published path's
     tree (it has a site address, so a sitemap) is rebuilt in a copy of itself, executions,
     doctrees and pages included: the other tests keep reading pages that stay put (a page
-    being rewritten links eleven stylesheets until the bundling step runs)."""
+    being rewritten links eleven stylesheets until the bundling step runs). A build tool
+    (the Sphinx extension) is edited first: no page runs it, so no chapter executes again
+    (scripts/executed_sources.py), and the execution cache holds the same records."""
     tree = tmp_path / "book"
     shutil.copytree(published_site.root, tree, symlinks=True)
+    with (tree / "src" / "attention_scaling" / "sphinx_ext.py").open("a") as tool:
+        tool.write("\n# edited by test_a_warm_rebuild_keeps_sitemap_and_footers_whole\n")
+    executed = tree / "_build" / ".jupyter_cache" / "executed"
+    def records():  # each cached execution's files and times (a re-execution writes new ones)
+        return sorted((str(p.relative_to(executed)), p.stat().st_mtime_ns) for p in executed.rglob("*"))
+    before = records()
     proc = subprocess.run([str(tree / "scripts" / "build-book"), sys.executable], cwd=tree,
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "re-executing" not in proc.stdout, proc.stdout[-3000:]
+    assert before and records() == before
     site, base = tree / "_build" / "html", derived_baseurl(tree)
     assert base, "the published path's tree has a site address"
     assert set(sitemap_paths(site, base)) == set(built_pages(site)) - NOT_IN_SITEMAP

@@ -1,0 +1,66 @@
+"""What the execution cache is keyed on (scripts/executed_sources.py, scripts/build-book):
+the package modules the executed pages can run, and not the build tools no page imports."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from book_files import ROOT
+
+_spec = importlib.util.spec_from_file_location("executed_sources", ROOT / "scripts" / "executed_sources.py")
+executed_sources = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(executed_sources)
+
+
+def names(root: Path) -> set[str]:
+    return {p.stem if p.name != "__init__.py" else "__init__" for p in executed_sources.sources(root)}
+
+
+def test_the_book_runs_its_science_and_not_its_build_tools():
+    found = names(ROOT)
+    # Imported by pages directly, through a function body (explorables imports context
+    # inside a function), and always (the package's __init__ and _validate).
+    assert {"__init__", "_validate", "numerics", "explorables", "context", "figures", "symbolic",
+            "derivations", "claims", "quiz", "labs"} <= found
+    # The build tools: no page imports them, so editing them re-executes nothing.
+    assert found.isdisjoint({"sphinx_ext", "pagespeed", "publishing", "handout"})
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    """A book whose chapter imports `a`, which imports `b` inside a function and `sub.c`;
+    `tool` is imported by nothing; a lab imports `d` by name from the package."""
+    pkg = tmp_path / "src" / "attention_scaling"
+    write(pkg / "__init__.py", "from . import a\n")
+    write(pkg / "_validate.py", "")
+    write(pkg / "a.py", "from .sub import c\n\ndef f():\n    from .b import g\n    return g()\n")
+    write(pkg / "b.py", "def g():\n    return 1\n")
+    write(pkg / "sub" / "__init__.py", "")
+    write(pkg / "sub" / "c.py", "from .. import b\n")
+    write(pkg / "d.py", "import attention_scaling.b\n")
+    write(pkg / "tool.py", "from . import a, b\n")
+    write(tmp_path / "book" / "chapter.md", "```{code-cell} ipython3\nfrom attention_scaling.a import f\n```\n")
+    lab = {"cells": [{"cell_type": "code", "source": ["from attention_scaling import d\n"]},
+                     {"cell_type": "markdown", "source": ["from attention_scaling import tool\n"]}]}
+    write(tmp_path / "notebooks" / "lab.ipynb", json.dumps(lab))
+    return tmp_path
+
+
+def test_imports_are_followed_through_function_bodies_and_subpackages(tiny):
+    files = {str(p.relative_to(tiny / "src" / "attention_scaling")) for p in executed_sources.sources(tiny)}
+    assert files == {"__init__.py", "_validate.py", "a.py", "b.py", "d.py", "sub/__init__.py", "sub/c.py"}
+
+
+def test_a_page_that_imports_a_tool_brings_it_in(tiny):
+    assert "tool" not in names(tiny)  # named only in a markdown cell
+    write(tiny / "book" / "teach.md", "```{code-cell} ipython3\nimport attention_scaling.tool as t\n```\n")
+    assert "tool" in names(tiny)
