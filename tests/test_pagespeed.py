@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from book_files import linked_stylesheets as linked
-from attention_scaling.pagespeed import (BUNDLES_DIR, bundle_sources, bundle_stylesheets, bundled_css, site_pages,
-                                         speed_up_site, trim_theme_assets)
+from attention_scaling.pagespeed import (BUNDLES_DIR, bundle_sources, bundle_stylesheets, bundled_css,
+                                         drop_icon_script, site_pages, speed_up_site, trim_theme_assets)
 
 OPTIONS = "const DOCUMENTATION_OPTIONS = {\n    VERSION: '',\n};\n"
 HEAD = """<!DOCTYPE html><html><head>
@@ -260,3 +260,22 @@ def test_speed_up_site_runs_every_step(tmp_path):
     page = (site / "book/page.html").read_text(encoding="utf-8")
     assert report["bundles"]["pages"] == 2 and report["theme_css"] is None  # no theme stylesheet here
     assert 'rel="preload"' not in page and len(linked(page)) == 2
+    assert report["unloaded"] == []  # no icon script in this site
+
+
+def test_the_icon_script_leaves_the_site_once_no_page_loads_it(tmp_path):
+    site = _site(tmp_path)
+    scripts = site / "_static" / "scripts"
+    scripts.mkdir(parents=True)
+    for name in ("fontawesome.js", "fontawesome.js.map", "fontawesome.js.LICENSE.txt", "bootstrap.js"):
+        (scripts / name).write_text("x", encoding="utf-8")
+    tag = '<script src="../_static/scripts/fontawesome.js?digest=1"></script>\n'
+    page = site / "book" / "page.html"
+    page.write_text(page.read_text(encoding="utf-8").replace("</head>", tag + "</head>"), encoding="utf-8")
+    assert drop_icon_script(site, site_pages(site)) == []  # a page still loads it: kept
+    assert (scripts / "fontawesome.js").is_file()
+    report = speed_up_site(site)
+    assert "fontawesome.js" not in page.read_text(encoding="utf-8")
+    assert report["unloaded"] == ["_static/scripts/fontawesome.js", "_static/scripts/fontawesome.js.LICENSE.txt",
+                                  "_static/scripts/fontawesome.js.map"]
+    assert sorted(p.name for p in scripts.iterdir()) == ["bootstrap.js"]

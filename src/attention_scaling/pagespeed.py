@@ -114,7 +114,7 @@ def trim_theme_assets(text: str, search_page: bool = False) -> str:
     ``documentation_options.js``, whose global inline scripts use. The search page is left
     as it is, but for the icon script.
 
-    Font Awesome's script (``_static/scripts/fontawesome.js``, 61 kB) leaves every page: it
+    Font Awesome's script (``_static/scripts/fontawesome.js``) leaves every page: it
     replaced each ``<i class="fa-...">`` icon by an SVG after the first paint and then watched
     every change to the page (a MutationObserver over the whole document), which cost the
     maths-heavy pages more than a second of main-thread time on Lighthouse's phone. The
@@ -410,4 +410,18 @@ def speed_up_site(outdir) -> dict:
     for page in pages:
         name = page.relative_to(outdir).as_posix()
         _rewrite(page, lambda t: trim_theme_assets(lazy_images(t), search_page=name == "search.html"))
-    return {"theme_css": trim_theme_css(outdir), "bundles": bundle_stylesheets(outdir)}
+    return {"theme_css": trim_theme_css(outdir), "bundles": bundle_stylesheets(outdir),
+            "unloaded": drop_icon_script(outdir, pages)}
+
+
+def drop_icon_script(outdir, pages) -> list[str]:
+    """Font Awesome's script and its map and licence files leave the site once no page
+    loads it (:func:`trim_theme_assets` takes it off every page): 1.5 MB that a reader
+    offline would otherwise carry. Returns the files removed (none if a page still loads it)."""
+    outdir = Path(outdir)
+    if any("_static/scripts/fontawesome.js" in page.read_text(encoding="utf-8") for page in pages):
+        return []
+    removed = sorted((outdir / "_static" / "scripts").glob("fontawesome.js*"))
+    for path in removed:
+        path.unlink()
+    return [p.relative_to(outdir).as_posix() for p in removed]
