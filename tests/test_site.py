@@ -443,6 +443,21 @@ def test_citation_file():
     assert "Bishop" in cited and "Quintero" in cited
 
 
+def test_the_version_is_written_once():
+    """attention_scaling.__version__ is the only place: the installed metadata reads it,
+    pyproject.toml names no version of its own, and CITATION.cff (which cannot read it) none."""
+    import importlib.metadata
+    import tomllib
+
+    import attention_scaling
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "attention_scaling.__version__"}
+    assert importlib.metadata.version("attention-scaling") == attention_scaling.__version__
+    assert "version" not in yaml.safe_load((ROOT / "CITATION.cff").read_text())
+
+
 def test_readme_states_licences_and_publishing():
     text = (ROOT / "README.md").read_text()
     publishing = re.search(r"## Publishing\n(.*?)(?=\n## )", text, re.S).group(1)
