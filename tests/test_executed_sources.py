@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from book_files import ROOT
+ROOT = Path(__file__).resolve().parents[1]
 
 _spec = importlib.util.spec_from_file_location("executed_sources", ROOT / "scripts" / "executed_sources.py")
 executed_sources = importlib.util.module_from_spec(_spec)
