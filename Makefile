@@ -12,13 +12,14 @@ HTML := _build/html
 PAGES_BRANCH ?= $(shell $(PY) -m attention_scaling.launch --pages-branch 2>/dev/null)
 REMOTE ?= origin
 
-.PHONY: help venv venv-test book chapter-notebooks serve check test test-oldest bench pdf handout publish dist clean
+.PHONY: help venv venv-test book chapter-notebooks serve lint check test test-oldest bench pdf handout publish dist clean
 
 help:
 	@echo "make book   build the book strictly into $(HTML) (creates $(VENV) on first use)"
 	@echo "make chapter-notebooks  build, then copy the chapters generated as notebooks to notebooks/chapters/"
 	@echo "make serve  serve the built book on http://127.0.0.1:$(PORT)"
-	@echo "make check  lint (ruff) and the package's own tests, no book build or browser (under 2 minutes)"
+	@echo "make lint   ruff and codespell (pyproject.toml), as the pre-commit hooks run them"
+	@echo "make check  lint and the package's own tests, no book build or browser (under 2 minutes)"
 	@echo "make test   unit, notebook, strict-build and browser tests"
 	@echo "make screenshots  every page at 1280 and 390 px, light and dark, in _build/screenshots/"
 	@echo "make test-oldest  the package's tests with its oldest supported versions (.venv-oldest)"
@@ -51,11 +52,18 @@ serve:
 	@echo "Serving http://127.0.0.1:$(PORT)/ (Ctrl-C stops)"
 	$(PY) -m http.server --bind 127.0.0.1 --directory $(HTML) $(PORT)
 
-# The quick check before a commit: ruff (pyflakes' checks and syntax, pyproject.toml) over the
-# Python sources, then the package's own tests (scripts/package-tests) on two workers, a file each
-# (test_explorables and test_accuracy, two thirds of the time, run side by side): 90 s here.
-check: venv-test
-	$(VENV)/bin/ruff check src tests scripts scripts/build-published benchmarks tools
+# ruff (pyflakes' checks and syntax) over the Python sources and codespell over code and prose,
+# both configured in pyproject.toml; .pre-commit-config.yaml runs the same two commands.
+LINT_PY ?= src tests scripts scripts/build-published benchmarks
+SPELL ?= src tests scripts book notebooks docs _static README.md CONTRIBUTING.md _config.yml _toc.yml Makefile benchmarks
+lint: venv-test
+	$(VENV)/bin/ruff check $(LINT_PY)
+	$(VENV)/bin/codespell --toml pyproject.toml $(SPELL)
+
+# The quick check before a commit: lint, then the package's own tests (scripts/package-tests) on
+# two workers, a file each (test_explorables and test_accuracy, two thirds of the time, run side
+# by side): about 65 s here.
+check: lint
 	$(PY) -m pytest -q -n 2 --dist loadfile -p no:cacheprovider -m "not browser and not build" $$(scripts/package-tests)
 
 # The browser is found (or installed) first; pytest's summary line is the last output.
@@ -64,7 +72,7 @@ check: venv-test
 # handouts or a JupyterLab server, are made once), while the book builds in the background
 # (tests/conftest.py). The 25 slowest steps are listed before the summary: the whole run
 # should stay under 20 minutes on two cores.
-test: venv-test
+test: venv-test lint
 	@CHROMIUM="$$(scripts/find-chromium $(PY))" CHP="$$(scripts/find-chp $(VENV))" $(PY) -m pytest -n 2 --dist loadfile --durations=25
 
 # Whole-page screenshots of every page at 1280 and 390 px, light and dark, into
