@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
@@ -128,3 +131,27 @@ def test_red_and_blue_mean_unscaled_and_scaled_only():
     used = {to_hex(scale.bars_p.get_facecolor()), to_hex(scale.bars_g.get_facecolor())}
     assert used == {COLORS["weight"], COLORS["gradient"]} and not used & pair
     assert scale.heat.get_cmap().name == "PuOr"
+
+
+def test_a_figure_shows_as_png_in_ipython_with_nothing_registered():
+    """IPython's own PNG formatter, fresh (no type registered), finds the figure's
+    _repr_png_: a bare figure as a cell's last value shows as the PNG png_bytes makes."""
+    from IPython.core.formatters import PNGFormatter
+
+    from attention_scaling.figures import Figure, png_bytes, self_gradient_curve
+
+    fig = self_gradient_curve()
+    assert isinstance(fig, Figure) and repr(fig).startswith("<Figure size")
+    shown = PNGFormatter()(fig)
+    assert shown[:8] == b"\x89PNG\r\n\x1a\n" and shown == png_bytes(fig)
+
+
+def test_importing_the_figures_touches_no_ipython_shell():
+    """No import-time side effect: importing the figures (and the explorables, which import
+    them) never asks IPython for its shell, let alone registers a formatter with it."""
+    probe = ("import IPython\n"
+             "def shell():\n    raise SystemExit('get_ipython called at import')\n"
+             "IPython.get_ipython = shell\n"
+             "import attention_scaling.figures, attention_scaling.explorables, attention_scaling.context\n")
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr

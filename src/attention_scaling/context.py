@@ -482,9 +482,7 @@ def zero_logit_jacobian(n: int = 3) -> dict:
 def needle_figure(result: dict, width: float = 9.6, height: float = 4.2):
     """The experiment of :func:`needle_experiment`: the needle's weight (log scale) and its gradient
     against n, the mean over the draws as a line, with a band for the middle 80 %."""
-    from matplotlib.figure import Figure
-
-    from .figures import SMALL_PT, TEXT_PT, _style
+    from .figures import SMALL_PT, TEXT_PT, Figure, _style
 
     if not isinstance(result, dict) or "methods" not in result:
         raise ValueError("result must be what needle_experiment returns")
@@ -539,7 +537,7 @@ class ContextFigure(BlitFigure):
 
     def __init__(self, seed: int = EXPLORER_SEED, s: float = LOGN_S, cap: float = CAP, width: float = 9.6,
                  height: float = 5.2, dpi: int = 100):
-        from matplotlib.figure import Figure
+        from .figures import Figure
 
         self.seed = v.positive_int(seed, "seed", minimum=0)
         self.s, self.cap = v.positive_real(s, "s"), v.positive_real(cap, "cap")

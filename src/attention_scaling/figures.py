@@ -2,18 +2,28 @@
 
 A figure made without pyplot is not tracked by any global state, so a live slider can
 keep one figure and redraw it, and no figure leaks between cells. In a notebook, a
-``Figure`` shows as a PNG through :func:`show` or by being the cell's last value.
+:class:`Figure` shows as a PNG through :func:`show` or by being the cell's last value (its
+``_repr_png_``: nothing is registered with IPython when this module is imported).
 """
 
 from __future__ import annotations
 
 import io
 
+import matplotlib.figure
 import numpy as np
-from matplotlib.figure import Figure
 
 from . import _validate as v
 from .numerics import diagonal_gradient
+
+
+class Figure(matplotlib.figure.Figure):
+    """A matplotlib ``Figure`` (no pyplot) that IPython shows as a PNG, :func:`png_bytes`:
+    without pyplot, IPython knows only a plain Figure's text form."""
+
+    def _repr_png_(self) -> bytes:
+        return png_bytes(self)
+
 
 __all__ = [
     "self_gradient_curve",
@@ -132,7 +142,7 @@ def png_bytes(fig: Figure, dpi: int = 100) -> bytes:
     The PNG records its dpi and the figure's smallest font size (:data:`MIN_FONT_KEY`), so a
     browser test can tell how large its text is on the page.
     """
-    if not isinstance(fig, Figure):
+    if not isinstance(fig, matplotlib.figure.Figure):
         raise ValueError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
     dpi = v.positive_int(dpi, "dpi")
     smallest = make_legible(fig)
@@ -982,25 +992,6 @@ class ScaleFigure(BlitFigure):
                       "expectation": expect, "n_draws": len(p_draws),
                       "readouts": {**_readouts(p), "norm of J": float(np.linalg.eigvalsh(jac)[-1])},
                       "max_entropy": float(np.log(len(p)))}
-
-
-def _register_png_formatter() -> None:
-    """In IPython, show a bare ``Figure`` (the last value of a cell) as a PNG.
-
-    Without pyplot, IPython only knows a Figure's text form; this teaches it the PNG one.
-    Outside IPython it does nothing.
-    """
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - IPython ships with the book's requirements
-        return
-    shell = get_ipython()
-    if shell is not None:
-        shell.display_formatter.formatters["image/png"].for_type(Figure, png_bytes)
-
-
-_register_png_formatter()
-
 
 
 class NormalizationFigure(BlitFigure):
