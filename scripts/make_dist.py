@@ -26,6 +26,7 @@ rebuilt unless its files equal the source.
 from __future__ import annotations
 
 import argparse
+import ast
 import datetime
 import hashlib
 import importlib.metadata as md
@@ -349,6 +350,17 @@ def _installed(name: str) -> bool:
     return True
 
 
+def source_version() -> str:
+    """The package's version as its source writes it (``__version__`` in its ``__init__.py``,
+    which pyproject.toml names as the dynamic version), read without importing it."""
+    tree = ast.parse((ROOT / "src" / "attention_scaling" / "__init__.py").read_text())
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and getattr(node.targets[0], "id", None) == "__version__"):
+            return ast.literal_eval(node.value)
+    raise DistError("src/attention_scaling/__init__.py sets no __version__")
+
+
 def make_archive(site: Path, out: Path, wheelhouse: Path | None = None) -> Path:
     """Build the zip into `out` and return its path (see the module's docstring)."""
     site, out = Path(site), Path(out)
@@ -356,9 +368,9 @@ def make_archive(site: Path, out: Path, wheelhouse: Path | None = None) -> Path:
     closure = runtime_closure()
     check_pins(closure, requirement_pins(ROOT / "requirements.txt"))
     version = closure[PACKAGE]
-    project_version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    project_version = source_version()
     if version != project_version:
-        raise DistError(f"the installed package is {version}, pyproject.toml says {project_version}:"
+        raise DistError(f"the installed package is {version}, its source says {project_version}:"
                         " reinstall it (make venv)")
     full, short, dirty = commit()
     built = site_commit(site)

@@ -26,7 +26,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import tomllib
 import zipfile
 from pathlib import Path
 
@@ -175,7 +174,8 @@ def _check_archive(site: Path, tmp: Path, waited: float) -> None:
     assert made.returncode == 0, made.stdout + made.stderr
     zips = list((tmp / "out").glob("*.zip"))
     assert len(zips) == 1, zips
-    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    version = re.search(r'^__version__ = "([^"]+)"$', (ROOT / "src" / "attention_scaling" / "__init__.py").read_text(),
+                        re.M).group(1)
     short = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                            text=True).stdout.strip()
     top = zips[0].stem
