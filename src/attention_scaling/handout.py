@@ -718,7 +718,7 @@ table.ho-worksheet col.q { width: 27%; }
 .ho-legend { font-size: 9pt; break-after: avoid; border: 1px dashed #777; padding: 0.2em 0.5em; }
 .ho-frame { break-inside: avoid; page-break-inside: avoid; margin: 0.2em 0 0.45em; border-top: 1px solid #bbb;
   padding-top: 0.2em; }
-.ho-frame img { display: block; width: 64%; margin: 0.1em auto; }
+.ho-frame img { display: block; width: 60%; margin: 0.1em auto; }
 .ho-frame-head { font-size: 9.5pt; }
 .ho-stop-caption { font-style: italic; }
 .ho-readout { font-size: 7.4pt; line-height: 1.22; color: #222; margin: 0.05em 0; font-variant-numeric: tabular-nums; }
