@@ -142,7 +142,7 @@ def _package_wheel_is_fresh(path: Path) -> bool:
         meta = zf.read(meta_name).decode() if meta_name else ""
     requires = sorted(line.split(":", 1)[1].strip() for line in meta.splitlines() if line.startswith("Requires-Dist:"))
     wanted = sorted(str(Requirement(d)) for d in project["dependencies"])
-    return (files == _source_files() and f"\nVersion: {project['version']}\n" in meta
+    return (files == _source_files() and f"\nVersion: {source_version()}\n" in meta
             and sorted(str(Requirement(r)) for r in requires) == wanted)
 
 

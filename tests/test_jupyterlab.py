@@ -343,9 +343,10 @@ def _readout_moves(label: str) -> bool:
     found = set()
     for make in (ex.attention_explorer, ex.scale_explorer, ex.normalization_explorer, ex.context_explorer):
         exp = make()
-        for c in exp.controls:
+        for c in (*exp.controls, *exp.live_only):
             if not c.is_choice and _letters(ex.plain_text(c.label))[:10] == _letters(label)[:10]:
-                other = next(x for x in reversed(c.values) if x != c.default)
+                # a live-only control has one grid value: take its live slider's next step
+                other = next((x for x in reversed(c.values) if x != c.default), c.default + 1)
                 found.add(readout_html(exp.frame(**{c.name: other})[2]) != readout_html(exp.frame()[2]))
     assert len(found) == 1, f"no single explorer control is labelled like {label!r}: {found}"
     return found.pop()
