@@ -569,7 +569,7 @@ def test_scale_means_include_the_draw_shown():
 
 
 PAIR = re.compile(r"(largest weight|entropy|largest P\(1−P\)|norm of the Jacobian ‖J‖₂) "
-                  r"(\d(?:\.\d)?e-\d+|\d+\.\d+|1 − \S+)"
+                  r"(\d(?:\.\d)?e-\d+|\d+\.\d+|1 − \S+|> 1 − 1e-16)"
                   r"(?: \(mean ([^)]+ ± [^)]+)\))?", re.I)
 
 
@@ -664,7 +664,7 @@ def test_readout_numbers_are_never_a_misleading_zero_or_one():
     assert readout_number(0.0, 3) == "0.000"
     assert readout_number(-1e-17, 2) == "0.00"  # an entropy's rounding error is not negative
     assert readout_number(1 - 2.1e-5, 3, near_one=True) == "1 − 2.1e-05"
-    assert readout_number(1.0, 3, near_one=True) == "1 − <1e-16"
+    assert readout_number(1.0, 3, near_one=True) == "> 1 − 1e-16"
     assert readout_number(-0.0, 2) == "0.00" and readout_number(0.0031, 2) == "0.0031"
     assert readout_number(0.9994, 3, near_one=True) == "0.999"
     for bad in (float("nan"), "0.5", True):

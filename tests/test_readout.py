@@ -15,14 +15,14 @@ from attention_scaling.explorables import (attention_explorer, context_explorer,
 from attention_scaling.numerics import Expectation
 from attention_scaling.readout import Group, Readout, Row, fill, readout_html, readout_mean, readout_number
 
-NUMBER = re.compile(r"^(?:1 − (?P<gap><1e-16|\d(?:\.\d+)?e-\d+|\d\.\d+)|(?P<x>\d+\.\d+|\d(?:\.\d+)?e-\d+|0\.0+\d+))$")
+NUMBER = re.compile(r"^(?:(?P<one>> 1 − 1e-16)|1 − (?P<gap>\d(?:\.\d+)?e-\d+|\d\.\d+)|(?P<x>\d+\.\d+|\d(?:\.\d+)?e-\d+|0\.0+\d+))$")
 
 
 def parsed(text: str) -> tuple[float, float, int]:
     """(value, half a unit of its last digit, significant figures) of a cell's number."""
     m = NUMBER.match(text)
     assert m, f"not a readout number: {text!r}"
-    if m["gap"] == "<1e-16":
+    if m["one"]:
         return 1.0, 1e-16, 1
     shown = m["gap"] or m["x"]
     mantissa, _, exponent = shown.partition("e")
@@ -35,8 +35,8 @@ def parsed(text: str) -> tuple[float, float, int]:
 def check_number(text: str, x: float) -> None:
     value, half, figures = parsed(text)
     assert figures <= 3, f"{text!r} has {figures} significant figures"
-    assert abs(value - x) <= half or (text.startswith("1 − <") and x == 1.0), (text, x)
-    if value in (0.0, 1.0) and not text.startswith("1 − <") and not -1e-12 < x < 0:  # (a rounding error's -1e-17)
+    assert abs(value - x) <= half or (text.startswith("> 1 − ") and x == 1.0), (text, x)
+    if value in (0.0, 1.0) and not text.startswith("> 1 − ") and not -1e-12 < x < 0:  # (a rounding error's -1e-17)
         assert x == value, f"{text!r} shows {value:g} for {x!r}, which is not exactly that"
 
 

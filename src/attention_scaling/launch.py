@@ -289,9 +289,11 @@ SERVICE_NAMES = (("binderhub_url", "Binder"), ("colab_url", "Colab"), ("jupyterh
 
 #: What an exercise that needs a kernel says when the book has no launch menu (it would
 #: otherwise point at the menu; attention_scaling.sphinx_ext writes the note).
-NO_LAUNCH_NOTE = ("This exercise runs code, which the static page cannot. Download the page as a "
-                  "notebook (the download menu at the top of the page) and run it in Jupyter with "
-                  "this book's package installed (see the README).")
+#: What every such note starts with: the static page already holds a worked answer.
+STATIC_ROUTE = "Its worked solution below shows every step and result, so you can follow it on this page. "
+NO_LAUNCH_NOTE = (STATIC_ROUTE + "To run it yourself, download the page as a notebook (the download menu at "
+                  "the top of the page) and open it in Jupyter where the book's package is installed "
+                  "(`pip install -r requirements.txt` in a copy of the book's repository).")
 
 
 def kernel_note(services) -> str:
@@ -304,8 +306,8 @@ def kernel_note(services) -> str:
     if not services:
         return NO_LAUNCH_NOTE
     where = services[0] if len(services) == 1 else ", ".join(services[:-1]) + " or " + services[-1]
-    return ("This exercise runs code, which the static page cannot. Open the page from the launch "
-            f"menu (the rocket icon at the top of the page) on {where}, or run it on your own machine.")
+    return (STATIC_ROUTE + "To run it yourself, open the page from the launch menu (the rocket icon at "
+            f"the top of the page) on {where}, or download it as a notebook and run it on your own machine.")
 
 
 def _kernel_notes_for_launch_menu(app, doctree, docname):

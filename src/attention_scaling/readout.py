@@ -34,7 +34,7 @@ def readout_number(x: float, digits: int = 3, near_one: bool = False) -> str:
     ``0.248`` normally; a value too small for ``digits`` decimals keeps two significant
     digits (``6.3e-16``, ``0.0012``: a vanishing gradient is small, not zero); with
     ``near_one`` (a weight) a value that would round to 1 shows its distance from 1
-    (``1 − 2.1e-05``), or ``1 − <1e-16`` when it is 1 in double precision. A tiny negative
+    (``1 − 2.1e-05``), or ``> 1 − 1e-16`` when it is 1 in double precision. A tiny negative
     value from rounding (an entropy of −1e-17) shows as 0.
     """
     if isinstance(x, bool) or not isinstance(x, (int, float, np.floating, np.integer)) or not np.isfinite(x):
@@ -45,7 +45,7 @@ def readout_number(x: float, digits: int = 3, near_one: bool = False) -> str:
     if x < 0 and x > -half or x == 0:  # -1e-17, or -0.0
         x = 0.0
     if near_one and x > 1 - half:
-        return "1 − <1e-16" if x >= 1 else f"1 − {1 - x:.2g}"
+        return "> 1 − 1e-16" if x >= 1 else f"1 − {1 - x:.2g}"
     if x != 0 and abs(x) < half:
         return f"{x:.2g}"
     return f"{x:.{digits}f}"
