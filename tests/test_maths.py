@@ -1,5 +1,5 @@
 """Pages that open fast (issue 17): maths typeset at build time, images below the fold
-loaded lazily, theme assets a page does not use left out (attention_scaling.sphinx_ext).
+loaded lazily, theme assets a page does not use left out (attention_book.sphinx_ext).
 The pages of the built book are checked in the browser by test_browser/test_reader_view
 (every formula typeset and drawn, no raw TeX, axe); these are the steps themselves."""
 
@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from attention_scaling.sphinx_ext import (MATHS_CSS, MathsError, lazy_images, prerender_maths,
+from attention_book.sphinx_ext import (MATHS_CSS, MathsError, lazy_images, prerender_maths,
                                           trim_theme_assets)
 from book_files import html_page, stylesheets, toc_files
 
