@@ -70,6 +70,20 @@ def test_a_tex_error_fails_the_build_naming_the_page(tiny_site, tmp_path_factory
         prerender_maths(site, node_dir=tmp_path_factory.getbasetemp() / "mathjax-node")
 
 
+@needs_node
+def test_a_site_without_maths_loses_mathjax_and_gets_no_stylesheet(tmp_path, tmp_path_factory):
+    """A book with no formula (tests/test_launch.py's one-page fork) still builds: its pages
+    drop MathJax's script and link no maths stylesheet, and none is written."""
+    (tmp_path / "book").mkdir()
+    no_maths = re.sub(r"<article.*</article>", "<article><p>No maths here.</p></article>", PAGE, flags=re.S)
+    (tmp_path / "book" / "page.html").write_text(no_maths, encoding="utf-8")
+    report = prerender_maths(tmp_path, node_dir=tmp_path_factory.getbasetemp() / "mathjax-node")
+    page = (tmp_path / "book" / "page.html").read_text(encoding="utf-8")
+    assert report == {"pages": 1, "formulas": 0, "distinct": 0}
+    assert "tex-chtml.js" not in page and "maths.css" not in page and "No maths here." in page
+    assert not (tmp_path / MATHS_CSS).exists()
+
+
 def test_prerender_validates_its_folder(tmp_path):
     with pytest.raises(ValueError, match="outdir"):
         prerender_maths(tmp_path / "absent")

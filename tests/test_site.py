@@ -165,7 +165,8 @@ def test_workflow_caches_venv_and_executions(workflow):
         caches = {s["with"]["path"]: s["with"] for s in uses(job, "actions/cache")}
         assert set(caches) == {".venv", "_build/.jupyter_cache"}, name
         for spec in caches.values():
-            assert "hashFiles('requirements*.txt', 'pyproject.toml')" in spec["key"], name
+            # Both packages' pyproject.toml: the reader's and the build tools' (booktools/).
+            assert "hashFiles('requirements*.txt', 'pyproject.toml', 'booktools/pyproject.toml')" in spec["key"], name
             assert "python-version" in caches[".venv"]["key"]  # a venv is tied to its Python
 
 

@@ -633,7 +633,7 @@ def prerender_maths(outdir, node_dir=None) -> dict | None:
     if blocks != old:
         css_path.parent.mkdir(parents=True, exist_ok=True)
         css_path.write_text("\n\n".join(blocks), encoding="utf-8")
-    version = hashlib.sha256(css_path.read_bytes()).hexdigest()[:8]
+    version = hashlib.sha256(css_path.read_bytes() if css_path.is_file() else b"").hexdigest()[:8]  # none: no maths
     count = 0
     for page, (text, found, quizzes) in pages.items():
         new = _splice(text, found, rendered)
