@@ -484,7 +484,7 @@ def page_load_bytes(html_dir: Path) -> dict | None:
 def page_weight() -> dict:
     """Per page, the bytes loaded at page load (measured in Chromium when there is one,
     else estimated from the HTML's links); per static player, its frame files on disk."""
-    from attention_scaling.sphinx_ext import FRAMES_DIR, externalize_frames
+    from attention_book.sphinx_ext import FRAMES_DIR, externalize_frames
 
     html_dir = ROOT / "_build" / "html"
     measured = page_load_bytes(html_dir)

@@ -5,7 +5,7 @@
 Jupyter Book 1's command line never passes Sphinx's ``-j``; this runs the same command with
 ``jobs`` set, so two chapters' notebooks execute at once (scripts/build-book). CACHE is the
 jupyter-cache folder: its database is made here first, because two reader processes that
-both find it missing would both try to make it. ``attention_scaling.chapter_notebooks``
+both find it missing would both try to make it. ``attention_book.chapter_notebooks``
 keeps the writing serial and lets Sphinx read the extensions in parallel.
 """
 

@@ -3,7 +3,7 @@
     python scripts/make_handout.py [--out DIR]
 
 Reads the built book (_build/html, run `make book` first) and writes four PDFs to
-_build/handout/ with headless Chromium; the logic is in attention_scaling.handout.
+_build/handout/ with headless Chromium; the logic is in attention_book.handout.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from make_pdf import CHROMIUM_ARGS, chromium_path  # noqa: E402
 
-from attention_scaling.handout import OUT_DIR, make_handouts, outline  # noqa: E402
+from attention_book.handout import OUT_DIR, make_handouts, outline  # noqa: E402
 
 
 def main(argv=None) -> list[Path]:

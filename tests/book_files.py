@@ -60,8 +60,8 @@ def linked_stylesheets(text: str) -> list[str]:
 
 def stylesheets(page: Path) -> list[str]:
     """The stylesheets a built page draws with, relative to the site: the sources of the
-    bundle it links (attention_scaling.pagespeed), in order."""
-    from attention_scaling.pagespeed import bundle_sources
+    bundle it links (attention_book.pagespeed), in order."""
+    from attention_book.pagespeed import bundle_sources
 
     links = linked_stylesheets(page.read_text(encoding="utf-8"))
     return [s for href in links for s in bundle_sources((page.parent / href.split("?")[0]).read_text(encoding="utf-8"))]

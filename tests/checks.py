@@ -9,7 +9,7 @@ from attention_scaling.attention import attention_backward, attention_forward
 
 
 # Maths ready on a page: the book's maths is typeset at build time (a stylesheet and its web
-# fonts, attention_scaling.sphinx_ext.prerender_maths); a page built without Node.js, or a
+# fonts, attention_book.sphinx_ext.prerender_maths); a page built without Node.js, or a
 # notebook's HTML, typesets in the browser with MathJax. Waits for whichever the page uses.
 WAIT_FOR_MATHS_JS = """async () => {
     if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;

@@ -60,7 +60,7 @@ def test_mathjax_is_served_from_the_site(site):
     fonts = list((site / "_static/mathjax/es5/output/chtml/fonts/woff-v2").glob("*.woff"))
     assert len(fonts) > 10
     page = (site / html_page(toc_files()[0])).read_text(encoding="utf-8")
-    # typeset at build time (attention_scaling.sphinx_ext.prerender_maths: the site's CHTML
+    # typeset at build time (attention_book.sphinx_ext.prerender_maths: the site's CHTML
     # stylesheet and fonts), or, in a book built without Node.js, by the site's MathJax
     assert ("_static/maths.css" in stylesheets(site / html_page(toc_files()[0])) and "<mjx-container" in page
             or 'src="../_static/mathjax/es5/tex-chtml.js' in page)

@@ -1,4 +1,4 @@
-"""Chapters generated as plain notebooks (attention_scaling.chapter_notebooks), and the
+"""Chapters generated as plain notebooks (attention_book.chapter_notebooks), and the
 install cell that opens every chapter and lab.
 
 - What the build generates is what is committed in notebooks/chapters/.
@@ -25,8 +25,8 @@ import pytest
 from myst_nb.core.read import read_myst_markdown_notebook
 from myst_nb.core.variables import format_plain_text
 
-from attention_scaling import chapter_notebooks as cn
-from attention_scaling.chapter_notebooks import INSTALL_TAG, install_cell, launch_path
+from attention_book import chapter_notebooks as cn
+from attention_book.chapter_notebooks import INSTALL_TAG, install_cell, launch_path
 from book_files import ROOT, toc_files
 
 CHAPTERS = [p for p in toc_files() if p.suffix == ".md" and p.parent.name == "book"]

@@ -3,7 +3,7 @@
 Colab, or a bare venv, has the package's declared dependencies (pyproject.toml) and a
 kernel, not the book's build tools: a chapter that imported ``myst_nb`` (for ``glue``)
 stopped at its first hidden cell there. The chapters' notebooks now import the package's
-own ``glue`` (attention_scaling.chapter_notebooks.PORTABLE_IMPORTS).
+own ``glue`` (attention_book.chapter_notebooks.PORTABLE_IMPORTS).
 
 A fresh venv (uv, else venv + pip; the versions of requirements.txt as constraints, so
 that it resolves as the book's own venv does) gets the package from this checkout with

@@ -1,5 +1,6 @@
 """What the execution cache is keyed on (scripts/executed_sources.py, scripts/build-book):
-the package modules the executed pages can run, and not the build tools no page imports."""
+the reader's package modules the executed pages can run, and not the build tools
+(booktools/, attention_book) no page imports."""
 
 from __future__ import annotations
 
@@ -26,8 +27,13 @@ def test_the_book_runs_its_science_and_not_its_build_tools():
     # inside a function), and always (the package's __init__ and _validate).
     assert {"__init__", "_validate", "numerics", "explorables", "context", "figures", "symbolic",
             "derivations", "claims", "quiz", "labs"} <= found
-    # The build tools: no page imports them, so editing them re-executes nothing.
-    assert found.isdisjoint({"sphinx_ext", "pagespeed", "publishing", "handout"})
+    # The reader-facing half of launch, which the introduction and the instructors' page
+    # import; the build's half and the other build tools live in booktools/ (attention_book),
+    # which no page imports, so editing them re-executes nothing.
+    assert "launch" in found
+    assert found.isdisjoint({"sphinx_ext", "pagespeed", "publishing", "handout", "chapter_notebooks", "folds"})
+    assert all(p.resolve().is_relative_to(ROOT / "src" / "attention_scaling")
+               for p in executed_sources.sources(ROOT))
 
 
 def write(path: Path, text: str) -> None:

@@ -1,6 +1,6 @@
 """Player frames as files: the build hook that writes them, and the player that loads them.
 
-``attention_scaling.sphinx_ext.externalize_frames`` runs after the build. It moves every
+``attention_book.sphinx_ext.externalize_frames`` runs after the build. It moves every
 frame a static player carries inline into a content-addressed file under ``_images/asb/``
 and puts the file's URL, relative to the page, in its place. ``_static/player.js`` loads a
 frame only when the reader asks for it (plus its neighbours, after a change), and swaps it
@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from attention_scaling.sphinx_ext import (
+from attention_book.sphinx_ext import (
     FRAMES_DIR,
     PLAYER_DISK_BUDGET_BYTES,
     FrameBudgetError,

@@ -19,7 +19,8 @@ import pytest
 from bs4 import BeautifulSoup
 from pypdf import PdfReader
 
-from attention_scaling import handout, lesson
+from attention_book import handout
+from attention_scaling import lesson
 
 pytestmark = pytest.mark.browser
 
@@ -431,7 +432,7 @@ def test_the_scale_explorers_jacobian_marks_its_sign_without_colour():
 
 def test_answer_key_quotes_the_digits_of_the_strips_tables():
     """The prediction answers read the readout's rows (no text parsing) and print its digits."""
-    from attention_scaling.handout import _frames, _prediction_answers, _readout
+    from attention_book.handout import _frames, _prediction_answers, _readout
 
     answers = html.unescape(_prediction_answers())
     for curve, word in (("Unscaled", "The red (unscaled): its largest weight is"), ("Scaled by", "the blue's is")):

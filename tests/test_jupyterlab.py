@@ -28,7 +28,7 @@ import time
 
 import pytest
 
-from attention_scaling.chapter_notebooks import launch_path
+from attention_book.chapter_notebooks import launch_path
 from book_files import toc_files
 from conftest import SCREENSHOTS
 from lab_server import KERNEL_IDLE_JS, ROOT, jupyterlab, lab_url, open_and_run_all
@@ -48,7 +48,7 @@ EXPLORER = ".jp-Notebook .widget-vbox:has(> .asb-live-frame)"
 
 def pages() -> list[str]:
     """The JupyterLab URL path of every page a launch button opens, in the book's order: each
-    chapter's generated notebook and each lab (attention_scaling.chapter_notebooks.launch_path)."""
+    chapter's generated notebook and each lab (attention_book.chapter_notebooks.launch_path)."""
     docnames = [p.relative_to(ROOT).with_suffix("").as_posix() for p in toc_files()]
     return [lab_url(launch_path(d)) for d in docnames]
 

@@ -1,6 +1,6 @@
 """Launch buttons: found from where the book is built, never a placeholder.
 
-- Unit tests of :mod:`attention_scaling.launch`: every form of a GitHub remote, GitHub
+- Unit tests of :mod:`attention_scaling.launch` and :mod:`attention_book.launch`: every form of a GitHub remote, GitHub
   Actions' variables, no remote, a remote elsewhere, the _config.yml override, bad input.
 - The built site: every page carries exactly the links derived for THIS clone (none when
   its origin is not on GitHub, and then no launch menu at all and no placeholder link
@@ -22,8 +22,12 @@ from urllib.parse import parse_qs, unquote, urlparse
 import pytest
 import yaml
 
-from attention_scaling import chapter_notebooks, launch
-from attention_scaling.launch import Repository, find_repository, parse_github_url, site_address
+import attention_book
+from attention_book import chapter_notebooks
+from attention_book import launch as build_launch
+from attention_book.launch import site_address
+from attention_scaling import launch
+from attention_scaling.launch import Repository, find_repository, parse_github_url
 from book_files import ROOT, html_page, toc_files
 
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
@@ -228,14 +232,14 @@ def kernel_notes(html: str) -> list[str]:
 
 
 def test_kernel_note_names_the_menus_services():
-    assert launch.kernel_note([]) == launch.NO_LAUNCH_NOTE
+    assert build_launch.kernel_note([]) == build_launch.NO_LAUNCH_NOTE
     # the static page answers first: every note points at the worked solution before any route
-    assert all(launch.kernel_note(s).startswith(launch.STATIC_ROUTE) for s in ([], ["Binder"]))
-    assert "on Binder, or download it" in launch.kernel_note(["Binder"])
-    assert "on Binder, Colab or your JupyterHub," in launch.kernel_note(["Binder", "Colab", "your JupyterHub"])
+    assert all(build_launch.kernel_note(s).startswith(build_launch.STATIC_ROUTE) for s in ([], ["Binder"]))
+    assert "on Binder, or download it" in build_launch.kernel_note(["Binder"])
+    assert "on Binder, Colab or your JupyterHub," in build_launch.kernel_note(["Binder", "Colab", "your JupyterHub"])
     for bad in ("Binder", [""], [3]):
         with pytest.raises(ValueError, match="^services"):
-            launch.kernel_note(bad)
+            build_launch.kernel_note(bad)
 
 
 @pytest.mark.parametrize("source", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
@@ -252,7 +256,7 @@ def test_launch_links_are_the_derived_ones(every_site, source):
     assert "dropdown-launch-buttons" in html
     # A chapter opens the notebook the build generates from it (notebooks/chapters/),
     # a lab itself; Colab opens the copy in the published site (gh-pages, _launch/).
-    path = launch.launch_path(str(source.relative_to(ROOT).with_suffix("")))
+    path = chapter_notebooks.launch_path(str(source.relative_to(ROOT).with_suffix("")))
     assert (root / path).is_file() and (site / "_launch" / path).is_file()
     # The prose may link Binder too (the intro's "where the notebooks are"): to this clone.
     assert all(urlparse(b).path.startswith(f"/v2/gh/{repo.owner}/{repo.name}/{repo.branch}")
@@ -273,8 +277,8 @@ def test_launch_links_are_the_derived_ones(every_site, source):
         assert found["hub"] == []
         assert "JupyterHub" not in launch_menu(html)
         assert [n for n in kernel_notes(html) if "JupyterHub" in n] == []
-    services = [name for key, name in launch.SERVICE_NAMES if launch_cfg.get(key)]
-    assert all(n.endswith(launch.kernel_note(services)) for n in kernel_notes(html))
+    services = [name for key, name in build_launch.SERVICE_NAMES if launch_cfg.get(key)]
+    assert all(n.endswith(build_launch.kernel_note(services)) for n in kernel_notes(html))
     (colab,) = found["colab"]
     branch = CONFIG["sphinx"]["config"]["pages_branch"]
     assert urlparse(colab).path == f"/github/{repo.owner}/{repo.name}/blob/{branch}/_launch/{path}"
@@ -298,7 +302,7 @@ def test_no_placeholder_anywhere_in_the_site(site):
 
 def test_the_build_says_where_the_links_come_from(built_book, site):
     repo = this_clone()
-    (line,) = [ln for ln in built_book.output.splitlines() if "attention_scaling.launch:" in ln]
+    (line,) = [ln for ln in built_book.output.splitlines() if "attention_book.launch:" in ln]
     if repo is None:
         assert "no launch buttons" in line and "repository.url" in line
         assert "No site address" in line and not (site / "sitemap.xml").exists()
@@ -321,10 +325,10 @@ def test_download_links_exist_in_the_site(site, source):
 
 
 def test_pages_branch_is_configured_unless_the_environment_says_otherwise():
-    assert launch.pages_branch("gh-pages", environ={}) == "gh-pages"
-    assert launch.pages_branch("gh-pages", environ={"PAGES_BRANCH": "site"}) == "site"
-    assert launch.pages_branch("gh-pages", environ={"PAGES_BRANCH": ""}) == "gh-pages"
-    assert launch.config_pages_branch(CONFIG) == "gh-pages"
+    assert build_launch.pages_branch("gh-pages", environ={}) == "gh-pages"
+    assert build_launch.pages_branch("gh-pages", environ={"PAGES_BRANCH": "site"}) == "site"
+    assert build_launch.pages_branch("gh-pages", environ={"PAGES_BRANCH": ""}) == "gh-pages"
+    assert build_launch.config_pages_branch(CONFIG) == "gh-pages"
 
 
 @pytest.mark.parametrize("configured, environ, named", [
@@ -332,19 +336,19 @@ def test_pages_branch_is_configured_unless_the_environment_says_otherwise():
 ])
 def test_pages_branch_rejects_what_is_not_a_branch(configured, environ, named):
     with pytest.raises(ValueError, match=named):
-        launch.pages_branch(configured, environ=environ)
+        build_launch.pages_branch(configured, environ=environ)
 
 
 def test_config_without_a_pages_branch_is_an_error():
     with pytest.raises(ValueError, match="pages_branch"):
-        launch.config_pages_branch({"sphinx": {"config": {}}})
+        build_launch.config_pages_branch({"sphinx": {"config": {}}})
     with pytest.raises(ValueError, match="branch"):
         chapter_notebooks.colab_url("https://colab.research.google.com", "ada", "fork", "book/intro", "")
 
 
 def test_the_command_line_prints_the_pages_branch():
     def run(**env):
-        return subprocess.run([sys.executable, "-m", "attention_scaling.launch", "--pages-branch"], cwd=ROOT,
+        return subprocess.run([sys.executable, "-m", "attention_book.launch", "--pages-branch"], cwd=ROOT,
                               env={**{k: v for k, v in os.environ.items() if k != "PAGES_BRANCH"}, **env},
                               capture_output=True, text=True, check=True).stdout.strip()
     assert run() == CONFIG["sphinx"]["config"]["pages_branch"]
@@ -362,8 +366,7 @@ TINY_CONFIG = {
     "launch_buttons": {"notebook_interface": "jupyterlab", "binderhub_url": "https://mybinder.org",
                        "colab_url": "https://colab.research.google.com",
                        "jupyterhub_url": "https://hub.uni.test"},
-    "sphinx": {"extra_extensions": ["sphinx_sitemap", "attention_scaling.launch",
-                                    "attention_scaling.chapter_notebooks"],
+    "sphinx": {"extra_extensions": ["sphinx_sitemap", "attention_book"],
                "config": {"sitemap_url_scheme": "{link}", "pages_branch": "pages"}},
 }
 TINY_NOTEBOOK = """{"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# A lab"]}],
@@ -426,7 +429,7 @@ def test_a_fork_on_github_builds_links_to_itself(tmp_path):
             assert cells == json.loads(TINY_NOTEBOOK)["cells"]
     sitemap = (book / "_build" / "html" / "sitemap.xml").read_text()
     assert "<loc>https://ada.github.io/fork/labs/lab.html</loc>" in sitemap
-    assert launch.__name__ in TINY_CONFIG["sphinx"]["extra_extensions"]
+    assert attention_book.__name__ in TINY_CONFIG["sphinx"]["extra_extensions"]
 
 
 # --- nbgitpuller links (launch.nbgitpuller_link; the hub test opens them on a real hub) ----

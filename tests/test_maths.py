@@ -1,5 +1,5 @@
 """Pages that open fast (issue 17): maths typeset at build time, images below the fold
-loaded lazily, theme assets a page does not use left out (attention_scaling.sphinx_ext).
+loaded lazily, theme assets a page does not use left out (attention_book.sphinx_ext).
 The pages of the built book are checked in the browser by test_browser/test_reader_view
 (every formula typeset and drawn, no raw TeX, axe); these are the steps themselves."""
 
@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from attention_scaling.sphinx_ext import (MATHS_CSS, MathsError, lazy_images, prerender_maths,
+from attention_book.sphinx_ext import (MATHS_CSS, MathsError, lazy_images, prerender_maths,
                                           trim_theme_assets)
 from book_files import html_page, stylesheets, toc_files
 
@@ -68,6 +68,20 @@ def test_a_tex_error_fails_the_build_naming_the_page(tiny_site, tmp_path_factory
     (site / "book" / "bad.html").write_text(PAGE.replace("d_k\\)", "\\frac{d_k\\)"), encoding="utf-8")
     with pytest.raises(MathsError, match=r"book/bad\.html: .*frac\{d_k"):
         prerender_maths(site, node_dir=tmp_path_factory.getbasetemp() / "mathjax-node")
+
+
+@needs_node
+def test_a_site_without_maths_loses_mathjax_and_gets_no_stylesheet(tmp_path, tmp_path_factory):
+    """A book with no formula (tests/test_launch.py's one-page fork) still builds: its pages
+    drop MathJax's script and link no maths stylesheet, and none is written."""
+    (tmp_path / "book").mkdir()
+    no_maths = re.sub(r"<article.*</article>", "<article><p>No maths here.</p></article>", PAGE, flags=re.S)
+    (tmp_path / "book" / "page.html").write_text(no_maths, encoding="utf-8")
+    report = prerender_maths(tmp_path, node_dir=tmp_path_factory.getbasetemp() / "mathjax-node")
+    page = (tmp_path / "book" / "page.html").read_text(encoding="utf-8")
+    assert report == {"pages": 1, "formulas": 0, "distinct": 0}
+    assert "tex-chtml.js" not in page and "maths.css" not in page and "No maths here." in page
+    assert not (tmp_path / MATHS_CSS).exists()
 
 
 def test_prerender_validates_its_folder(tmp_path):

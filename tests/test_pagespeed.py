@@ -1,4 +1,4 @@
-"""One stylesheet a page (attention_scaling.pagespeed.bundle_stylesheets): on a small site of
+"""One stylesheet a page (attention_book.pagespeed.bundle_stylesheets): on a small site of
 its own, on the built book, and in Chromium, where a bundled page must look exactly as it
 did with its separate stylesheets."""
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from book_files import linked_stylesheets as linked
-from attention_scaling.pagespeed import (BUNDLES_DIR, bundle_sources, bundle_stylesheets, bundled_css,
+from attention_book.pagespeed import (BUNDLES_DIR, bundle_sources, bundle_stylesheets, bundled_css,
                                          drop_icon_script, site_pages, speed_up_site, trim_theme_assets)
 
 OPTIONS = "const DOCUMENTATION_OPTIONS = {\n    VERSION: '',\n};\n"

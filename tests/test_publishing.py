@@ -1,4 +1,4 @@
-"""Unit tests of attention_scaling.publishing: build stamp, footer, tags, plain-text maths."""
+"""Unit tests of attention_book.publishing: build stamp, footer, tags, plain-text maths."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from attention_scaling import publishing as pub
+from attention_book import publishing as pub
 
 
 def test_stamp_outside_git_says_so(tmp_path, monkeypatch):

@@ -24,14 +24,15 @@ import numpy as np
 import pytest
 import yaml
 
-from attention_scaling.launch import find_repository, site_address
+from attention_book.launch import site_address
+from attention_scaling.launch import find_repository
 from book_files import ROOT, html_page, toc_files
 
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
 
 
 def derived_baseurl(root: Path = ROOT) -> str:
-    """The site's address a build of the clone at ``root`` derives (attention_scaling.launch):
+    """The site's address a build of the clone at ``root`` derives (attention_book.launch):
     html.baseurl when set, else that clone's GitHub Pages site, else "" (no address: no sitemap)."""
     repository = CONFIG.get("repository") or {}
     repo, _ = find_repository(cwd=root, override_url=repository.get("url") or "",
@@ -164,7 +165,8 @@ def test_workflow_caches_venv_and_executions(workflow):
         caches = {s["with"]["path"]: s["with"] for s in uses(job, "actions/cache")}
         assert set(caches) == {".venv", "_build/.jupyter_cache"}, name
         for spec in caches.values():
-            assert "hashFiles('requirements*.txt', 'pyproject.toml')" in spec["key"], name
+            # Both packages' pyproject.toml: the reader's and the build tools' (booktools/).
+            assert "hashFiles('requirements*.txt', 'pyproject.toml', 'booktools/pyproject.toml')" in spec["key"], name
             assert "python-version" in caches[".venv"]["key"]  # a venv is tied to its Python
 
 
@@ -193,7 +195,7 @@ def test_make_publish_pushes_the_site_to_gh_pages():
 
 def test_a_pages_branch_given_to_make_reaches_the_build():
     """`make publish PAGES_BRANCH=site` builds with PAGES_BRANCH=site in the environment,
-    which the build reads (attention_scaling.launch.pages_branch), so the Colab links open
+    which the build reads (attention_book.launch.pages_branch), so the Colab links open
     the branch that is pushed. A probe target added to the Makefile prints what a recipe sees."""
     env = {k: v for k, v in os.environ.items() if k != "PAGES_BRANCH"}
     probe = ["make", "-s", "-f", "Makefile", "-f", "-", "probe"]
@@ -311,7 +313,7 @@ def test_preview_is_the_main_explorable(site):
     from PIL import Image
 
     from attention_scaling.explorables import attention_explorer
-    from attention_scaling.publishing import CARD_FRAME_TOP, PREVIEW_PATH, PREVIEW_SIZE
+    from attention_book.publishing import CARD_FRAME_TOP, PREVIEW_PATH, PREVIEW_SIZE
 
     assert PREVIEW_PATH == PREVIEW
     card = Image.open(site / PREVIEW)

@@ -18,7 +18,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from attention_scaling.sphinx_ext import PREDICTION_LEAD
+from attention_book.sphinx_ext import PREDICTION_LEAD
 from attention_scaling.worksheets import (EXIT_QUESTIONS, EXIT_TICKET_FILE, PREDICTION_STEPS, SHEETS_DIR,
                                           WORKSHEET_FILE, Step, exit_ticket, prediction_worksheet,
                                           write_sheets)

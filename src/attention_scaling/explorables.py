@@ -55,7 +55,7 @@ __all__ = [
 STATIC_ENV = "ATTENTION_BOOK_STATIC"
 #: Most bytes of frames (base64, as embedded in the cell's HTML) one player may carry. The
 #: built site moves the frames out of the page into files loaded on demand
-#: (:mod:`attention_scaling.sphinx_ext`), so this bounds the site's size, not a page's weight.
+#: (the build tools, :mod:`attention_book.sphinx_ext`), so this bounds the site's size, not a page's weight.
 FRAME_BUDGET_BYTES = 4_000_000
 
 _ids = itertools.count()

@@ -66,7 +66,7 @@ def glue(name: str, variable, display: bool = True) -> None:
     """myst-nb's ``glue`` where myst-nb is installed (the book's build), else its stand-in:
     a value to display is displayed, and the rest is dropped, since only the book's build
     reads glued values back. The chapters generated as notebooks import this one
-    (:mod:`attention_scaling.chapter_notebooks`), so that they run where only this package
+    (the build tools, :mod:`attention_book.chapter_notebooks`), so that they run where only this package
     is installed (Colab, say), whose dependencies do not include myst-nb."""
     if not isinstance(name, str) or not name:
         raise ValueError(f"name must be a non-empty string, got {name!r}")

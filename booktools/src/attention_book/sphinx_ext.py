@@ -1,11 +1,11 @@
-"""Sphinx extension for this book's build (listed in _config.yml under extra_extensions).
+"""The book's own build steps, wired by :data:`attention_book.HOOKS` (the one extension in _config.yml).
 
 Jupyter Book 1.x always loads sphinx-thebe, which declares ``THEBE_JS_URL`` twice on
 every page (a console error), points at a CDN, and adds a config block. The book runs
 code in Binder and in its own static players instead, so thebe's assets are removed.
 It also corrects the ARIA roles of bibliography entries (see ``_fix_citation_roles``).
 
-Publishing (see :mod:`attention_scaling.publishing`): the base URL comes from one place,
+Publishing (see :mod:`attention_book.publishing`): the base URL comes from one place,
 ``html.baseurl`` in _config.yml (Sphinx's ``html_baseurl``), and feeds the sitemap, the
 Open Graph tags and the 404 page. Every page's footer names the commit and date the book
 was built from, and every build writes every page so that footer and the sitemap (which
@@ -91,9 +91,13 @@ def _configure_publishing(app, config):
 
 
 def _package_key(app) -> str:
+    """The preview is drawn by this package (publishing) from the reader's (explorables)."""
+    import attention_scaling
+
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.name.encode() + path.read_bytes())
+    for package in (Path(attention_scaling.__file__).parent, Path(__file__).parent):
+        for path in sorted(package.glob("*.py")):
+            digest.update(f"{package.name}/{path.name}".encode() + path.read_bytes())
     digest.update(f"{_book_title(app.config)}|{app.config.html_baseurl}".encode())
     return digest.hexdigest()
 
@@ -241,13 +245,13 @@ def _write_site_pages(app, exception):
                                 canonical=base + first_path, tags=tags_root),
         encoding="utf-8",
     )
-    logger.info("attention_scaling: wrote 404.html and index.html for %s", base)
-    from .worksheets import write_sheets
+    logger.info("attention_book: wrote 404.html and index.html for %s", base)
+    from attention_scaling.worksheets import write_sheets
 
     sheets = write_sheets(out, footer=publishing.footer_html(app.asb_build_stamp))
     for sheet in sheets:
         _tag_sheet(app, sheet, favicon)
-    logger.info("attention_scaling: wrote the printable sheets %s", ", ".join(p.name for p in sheets))
+    logger.info("attention_book: wrote the printable sheets %s", ", ".join(p.name for p in sheets))
 
 
 def _tag_sheet(app, sheet: Path, favicon: bytes) -> None:
@@ -280,8 +284,8 @@ def _tag_sheet(app, sheet: Path, favicon: bytes) -> None:
 
 def _colab_only_for_notebooks(app, pagename, templatename, context, doctree):
     """Colab opens only .ipynb files: drop the theme's Colab button (which would open the .md
-    source) from pages built from .md. attention_scaling.chapter_notebooks then adds one that
-    opens the chapter's generated notebook (its handler runs later, at priority 950)."""
+    source) from pages built from .md. attention_book.chapter_notebooks then adds one that
+    opens the chapter's generated notebook (its handler runs after this one: attention_book.HOOKS)."""
     source = str(context.get("sourcename", ""))
     if source.endswith(".ipynb") or source.endswith(".ipynb.txt"):
         return
@@ -293,7 +297,7 @@ def _colab_only_for_notebooks(app, pagename, templatename, context, doctree):
 #: Class an exercise carries (``:class: needs-kernel``) when it asks for code to be run.
 NEEDS_KERNEL = "needs-kernel"
 KERNEL_NOTE = ("This exercise runs code, which the static page cannot. "
-               "Run it in Jupyter with this book's package installed.")  # attention_scaling.launch words it for the menu
+               "Run it in Jupyter with this book's package installed.")  # attention_book.launch words it for the menu
 
 
 def _mark_kernel_exercises(app, doctree, docname):
@@ -457,7 +461,7 @@ def externalize_frames(outdir, budget: int = PLAYER_DISK_BUDGET_BYTES) -> dict:
             if size > budget:
                 problems.append(f"{name}: the frames of {pid} take {size:,} bytes on disk ({len(files)} "
                                 f"distinct files), over the budget of {budget:,} bytes per player "
-                                "(attention_scaling.sphinx_ext.PLAYER_DISK_BUDGET_BYTES); "
+                                "(attention_book.sphinx_ext.PLAYER_DISK_BUDGET_BYTES); "
                                 "use a coarser grid or smaller frames")
     if problems:
         raise FrameBudgetError("\n".join(problems))
@@ -475,15 +479,15 @@ def _externalize_frames(app, exception):
     report = externalize_frames(app.outdir)
     for page, players in report.items():
         for p in players:
-            logger.info("attention_scaling: %s %s: %d frames in %d files, %d bytes on disk",
+            logger.info("attention_book: %s %s: %d frames in %d files, %d bytes on disk",
                         page, p["id"], p["frames"], p["files"], p["bytes"])
 
 
 # --- maths typeset at build time -------------------------------------------------------
 
-#: The Node tool (MathJax 3.2.2 from npm, pinned by its package-lock.json) and the shared
-#: stylesheet it writes, relative to the output directory.
-MATHS_TOOL = Path(__file__).resolve().parents[2] / "tools" / "mathjax-prerender"
+#: The Node tool (MathJax 3.2.2 from npm, pinned by its package-lock.json), shipped in this
+#: package as data, and the shared stylesheet it writes, relative to the output directory.
+MATHS_TOOL = Path(__file__).resolve().parent / "mathjax_prerender"
 MATHS_CSS = "_static/maths.css"
 #: Where the stylesheet finds MathJax's CHTML fonts (served from _extra/), relative to it.
 MATHS_FONT_URL = "mathjax/es5/output/chtml/fonts/woff-v2"
@@ -554,7 +558,7 @@ def _ensure_mathjax_node(node_dir: Path) -> Path | None:
     node_dir.mkdir(parents=True, exist_ok=True)
     for name in ("package.json", "package-lock.json"):
         shutil.copyfile(MATHS_TOOL / name, node_dir / name)
-    logger.info("attention_scaling: installing MathJax for Node into %s (npm ci, once)", node_dir)
+    logger.info("attention_book: installing MathJax for Node into %s (npm ci, once)", node_dir)
     done = subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=node_dir,
                           capture_output=True, text=True)
     if done.returncode != 0:
@@ -580,7 +584,7 @@ def prerender_maths(outdir, node_dir=None) -> dict | None:
 
     Every formula the browser's MathJax would have typeset (``\\(..\\)``, ``\\[..\\]``,
     ``$$..$$`` in the text of the HTML pages under ``outdir``) becomes MathJax 3.2.2's CHTML
-    with its assistive MathML, made by Node (``tools/mathjax-prerender``). The quizzes'
+    with its assistive MathML, made by Node (``attention_book/mathjax_prerender``). The quizzes'
     feedback, which quiz.js inserts when an answer is chosen, gets its HTML too (``whyHtml``
     in the quiz data). One stylesheet (``MATHS_CSS``, the fonts served from the site) serves
     every page; MathJax's script and its configuration leave the pages. Running it again
@@ -595,7 +599,7 @@ def prerender_maths(outdir, node_dir=None) -> dict | None:
         raise ValueError(f"outdir must be a built site's folder, got {outdir}")
     modules = _ensure_mathjax_node(Path(node_dir) if node_dir else Path(sys.prefix) / "mathjax-node")
     if modules is None:
-        logger.info("attention_scaling: no Node.js and npm, so the browser's MathJax typesets the maths")
+        logger.info("attention_book: no Node.js and npm, so the browser's MathJax typesets the maths")
         return None
     pages = {}
     for page in sorted(outdir.rglob("*.html")):
@@ -629,7 +633,7 @@ def prerender_maths(outdir, node_dir=None) -> dict | None:
     if blocks != old:
         css_path.parent.mkdir(parents=True, exist_ok=True)
         css_path.write_text("\n\n".join(blocks), encoding="utf-8")
-    version = hashlib.sha256(css_path.read_bytes()).hexdigest()[:8]
+    version = hashlib.sha256(css_path.read_bytes() if css_path.is_file() else b"").hexdigest()[:8]  # none: no maths
     count = 0
     for page, (text, found, quizzes) in pages.items():
         new = _splice(text, found, rendered)
@@ -655,38 +659,16 @@ def prerender_maths(outdir, node_dir=None) -> dict | None:
 
 def _finish_pages(app, exception):
     """Once every page is written: the maths typeset, then the page-speed steps
-    (:func:`attention_scaling.pagespeed.speed_up_site`), which read the finished pages."""
+    (:func:`attention_book.pagespeed.speed_up_site`), which read the finished pages."""
     if exception is not None or not _is_html(app):
         return
     report = prerender_maths(app.outdir)
     if report:
-        logger.info("attention_scaling: typeset %d formulas (%d distinct) on %d pages at build time",
+        logger.info("attention_book: typeset %d formulas (%d distinct) on %d pages at build time",
                     report["formulas"], report["distinct"], report["pages"])
     speed = speed_up_site(app.outdir)
     if speed["theme_css"]:
-        logger.info("attention_scaling: the theme's stylesheet without the rules no page can use: %d -> %d bytes",
+        logger.info("attention_book: the theme's stylesheet without the rules no page can use: %d -> %d bytes",
                     speed["theme_css"]["before"], speed["theme_css"]["after"])
-    logger.info("attention_scaling: %d pages link one stylesheet each (%d bundles, the largest %d bytes)",
+    logger.info("attention_book: %d pages link one stylesheet each (%d bundles, the largest %d bytes)",
                 speed["bundles"]["pages"], speed["bundles"]["bundles"], speed["bundles"]["bytes"])
-
-
-def setup(app):
-    app.connect("config-inited", _configure_publishing)
-    app.connect("builder-inited", _make_preview)
-    app.connect("env-updated", _write_every_page)
-    # After sphinxext-opengraph (default priority 500) has written its tags.
-    app.connect("html-page-context", _add_social_tags, priority=600)
-    # Before sphinx-external-toc writes a bare redirect to index.html (priority 500).
-    app.connect("build-finished", _write_site_pages, priority=400)
-    app.connect("build-finished", _externalize_frames)
-    # after the 404 and landing pages and the printable sheets are written (priority 400)
-    app.connect("build-finished", _finish_pages, priority=800)
-    app.connect("html-page-context", _drop_thebe_assets)
-    app.connect("html-page-context", _fix_citation_roles)
-    # after sphinx-book-theme has added its launch buttons (default priority 500)
-    app.connect("html-page-context", _colab_only_for_notebooks, priority=900)
-    # sphinx-thebe adds its config block at the default priority (500); run after it.
-    app.connect("doctree-resolved", _drop_thebe_config, priority=900)
-    app.connect("doctree-resolved", _mark_kernel_exercises)
-    app.connect("doctree-resolved", _answer_spaces)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

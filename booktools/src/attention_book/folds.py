@@ -116,13 +116,3 @@ def _visit_deeper_text(self, node):
 
 def _depart_deeper_text(self, node):
     pass
-
-
-def setup(app):
-    app.add_node(deeper, html=(_visit_deeper_html, _depart_deeper_html),
-                 text=(_visit_deeper_text, _depart_deeper_text))
-    app.add_node(_marker)
-    app.add_directive("deeper-start", DeeperStart)
-    app.add_directive("deeper-end", DeeperEnd)
-    app.add_transform(FoldBetweenMarkers)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,6 +1,6 @@
 """What the published book needs besides its chapters: build stamp, social preview, 404 page.
 
-Used by :mod:`attention_scaling.sphinx_ext` during the build; everything here is plain
+Used by :mod:`attention_book.sphinx_ext` during the build; everything here is plain
 functions of their arguments so the tests can call them too.
 
 - :func:`build_stamp` – which git commit the book is built from, and when.
@@ -128,7 +128,7 @@ def preview_card(path: str | Path, *, title: str, subtitle: str, site_text: str)
     from matplotlib.figure import Figure
     from PIL import Image
 
-    from .explorables import attention_explorer
+    from attention_scaling.explorables import attention_explorer
 
     explorer = attention_explorer()
     frame_png, frame_alt, _ = explorer.frame()  # every control at its default
@@ -229,7 +229,7 @@ _PAGE_STYLE = """
 _ROOT_LINKS = """
 (function () {
   var base = document.documentElement.dataset.baseurl;
-  if (!base) return;  // a build with no site address (attention_scaling.launch)
+  if (!base) return;  // a build with no site address (attention_book.launch)
   var root = new URL(base).pathname;
   if (location.protocol === "file:" || location.pathname.indexOf(root) !== 0) return;
   document.querySelectorAll("a[data-path]").forEach(function (a) {

@@ -39,8 +39,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from . import lesson, worksheets
-from .readout import readout_html
+from attention_scaling import lesson, worksheets
+from attention_scaling.readout import readout_html
 
 __all__ = ["SESSIONS", "VERSIONS", "OUT_DIR", "filename", "handout_html", "strip_html",
            "print_handout", "make_handouts", "outline", "wait_for_maths", "MEASURE_JS"]
@@ -83,7 +83,7 @@ def filename(session: str, version: str) -> str:
 
 @lru_cache(maxsize=None)
 def _explorer(name: str):
-    from . import explorables
+    from attention_scaling import explorables
 
     makers = {"attention": explorables.attention_explorer, "scale": explorables.scale_explorer,
               "normalization": explorables.normalization_explorer}
@@ -93,7 +93,7 @@ def _explorer(name: str):
 
 
 def _settings_text(explorer, settings) -> str:
-    from .explorables import plain_text
+    from attention_scaling.explorables import plain_text
 
     parts = []
     for c in explorer.controls:
@@ -116,7 +116,7 @@ def _frames(name: str) -> tuple:
 def strip_html(name: str, instructor: bool = False) -> str:
     """The player ``name`` as a strip of frames at the lesson's stops, each captioned with
     its settings and readout (and, for the instructor, the stop's caption)."""
-    from .explorables import plain_text
+    from attention_scaling.explorables import plain_text
 
     frames = _frames(name)
     title = plain_text(_explorer(name).title)
@@ -792,7 +792,7 @@ def _mathjax_head(site: Path) -> str:
 
     page = _page(str(site), "book/intro.html")
     out = []
-    # The page links one stylesheet (attention_scaling.pagespeed) that holds the theme's too:
+    # The page links one stylesheet (attention_book.pagespeed) that holds the theme's too:
     # the handout takes the maths' own file among its sources.
     for link in page.soup.head.find_all("link", rel="stylesheet"):
         bundle = page.path.parent / link.get("href", "").split("?")[0]

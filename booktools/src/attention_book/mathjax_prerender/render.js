@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /* Typeset TeX at build time with MathJax 3.2.2 (mathjax-full, pinned in package-lock.json),
    as the browser's tex-chtml.js would: CHTML output with assistive MathML for screen readers.
-   Called by attention_scaling.sphinx_ext.prerender_maths after the build.
+   Called by attention_book.sphinx_ext.prerender_maths after the build.
 
    stdin:  {"items": [[tex, display], ...], "fontURL": "<URL of the woff-v2 fonts, relative to the CSS>",
             "scale": <font-size of the maths relative to the text>}

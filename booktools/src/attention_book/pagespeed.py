@@ -10,7 +10,7 @@ finished page (Lighthouse in `make bench` measures them, benchmarks/bench.py).
   first paint waits for one stylesheet instead of a dozen, one of them behind another.
 
 :func:`speed_up_site` runs them in that order over a built site; the Sphinx extension
-(:mod:`attention_scaling.sphinx_ext`) calls it when the build finishes, after the maths is
+(:mod:`attention_book.sphinx_ext`) calls it when the build finishes, after the maths is
 typeset. Each step is idempotent and leaves what a page shows as it was.
 """
 

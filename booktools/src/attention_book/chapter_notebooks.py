@@ -30,7 +30,7 @@ Outputs of a build (``scripts/build-book``):
 - ``_build/html/_launch/<launch path>``: the chapters and labs with the install cell's
   repository and commit filled in, for Colab, which opens notebooks only from GitHub
   (``make publish`` and the workflow push the site to the branch named by ``pages_branch``
-  in _config.yml, gh-pages here; :func:`attention_scaling.launch.pages_branch`).
+  in _config.yml, gh-pages here; :func:`attention_book.launch.pages_branch`).
 
 The launch buttons of a chapter page open its generated notebook (:func:`launch_path`).
 """
@@ -774,26 +774,12 @@ def _pages_branch(app, config):
     config.pages_branch = pages_branch(config.pages_branch)
 
 
-def setup(app):
-    # The branch the site is published to (_config.yml, sphinx.config.pages_branch).
-    app.add_config_value("pages_branch", "", "html", [str])
-    app.connect("config-inited", _pages_branch)
-    app.connect("builder-inited", _parallel_reading_serial_writing)
-    # After myst-nb's and the book's own doctree-resolved handlers (glue, kernel notes).
-    app.connect("doctree-resolved", _generate, priority=900)
-    app.connect("build-finished", _write_launch_copies)
-    # After the theme's launch buttons (501) and attention_scaling.sphinx_ext, which drops
-    # Colab from .md pages (900): chapters now have a notebook Colab can open.
-    app.connect("html-page-context", _launch_buttons_open_notebooks, priority=950)
-    return {"parallel_read_safe": True, "parallel_write_safe": False}
-
-
 def main(argv=None) -> int:
     """Copy the notebooks the last build generated into notebooks/chapters/."""
     import argparse
     import shutil
 
-    parser = argparse.ArgumentParser(prog="python -m attention_scaling.chapter_notebooks",
+    parser = argparse.ArgumentParser(prog="python -m attention_book.chapter_notebooks",
                                      description=main.__doc__)
     parser.add_argument("--book", default=".", help="the book's root (where _config.yml is)")
     args = parser.parse_args(argv)

@@ -1,0 +1,112 @@
+"""attention_book: the book's build, as one Sphinx extension (_config.yml, ``extra_extensions``).
+
+This is not what a reader installs. The reader's package, :mod:`attention_scaling`, runs in a
+student's kernel; this one runs only where the book is built (``-e ./booktools`` in
+requirements.txt). It may import the reader's package; the reader's package never imports
+it (tests/test_two_packages.py).
+
+- :mod:`attention_book.launch` – launch buttons and the site's address, found from where
+  the book is built (``python -m attention_book.launch``);
+- :mod:`attention_book.chapter_notebooks` – the chapters written again as plain notebooks,
+  and the Colab copies (``python -m attention_book.chapter_notebooks``);
+- :mod:`attention_book.sphinx_ext` – the build's own fixes (thebe, citation roles, kernel
+  notes), player frames as files, maths typeset in Node, the site's pages and tags;
+- :mod:`attention_book.pagespeed`, :mod:`attention_book.publishing` – what the finished
+  pages get (one stylesheet, lazy images; build stamp, preview, 404 and landing pages);
+- :mod:`attention_book.folds` – the ``deeper-start`` / ``deeper-end`` directives;
+- :mod:`attention_book.handout` – the printed session handouts (``make handout``).
+
+:func:`setup` wires every event handler from one table, :data:`HOOKS`.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+#: Every handler the book connects: (event, handler, priority) rows, in the order they run.
+#: A handler is named ``module.function`` within this package and imported when Sphinx sets
+#: the extension up, not when the package is imported (``python -m attention_book.launch``
+#: needs none of them). Sphinx calls an event's handlers by priority (default 500), and
+#: those of equal priority in the order they were connected: this table's order, after the
+#: extensions _config.yml lists before ``attention_book`` (sphinx-sitemap, sphinxext-opengraph).
+HOOKS = (
+    # config-inited
+    # Before sphinx_ext._configure_publishing copies html_baseurl into the link-preview
+    # settings, and before the theme reads its options at builder-inited.
+    ("config-inited", "launch._configure", 200),
+    # PAGES_BRANCH overrides pages_branch; Sphinx then sees the change and rewrites pages.
+    ("config-inited", "chapter_notebooks._pages_branch", 500),
+    # Reads html_baseurl, which launch._configure (200) has set.
+    ("config-inited", "sphinx_ext._configure_publishing", 500),
+    # builder-inited
+    # Any time: removes a sitemap an earlier build left with another address.
+    ("builder-inited", "launch._drop_stale_sitemap", 500),
+    # Any time before reading: pages are read in parallel and written serially.
+    ("builder-inited", "chapter_notebooks._parallel_reading_serial_writing", 500),
+    # Any time: draws the link-preview image into the static files.
+    ("builder-inited", "sphinx_ext._make_preview", 500),
+    # env-updated
+    # Any time: every page is written, so its footer (commit, date) is never stale.
+    ("env-updated", "sphinx_ext._write_every_page", 500),
+    # doctree-resolved
+    # Default: marks the exercises that need a kernel, for launch._kernel_notes_for_launch_menu.
+    ("doctree-resolved", "sphinx_ext._mark_kernel_exercises", 500),
+    # Default: the printable answer spaces.
+    ("doctree-resolved", "sphinx_ext._answer_spaces", 500),
+    # After _mark_kernel_exercises (500) has written the notes it words for the launch menu.
+    ("doctree-resolved", "launch._kernel_notes_for_launch_menu", 700),
+    # After myst-nb's glue (default 500) and the kernel notes (700): the notebook is written
+    # from the page as the reader sees it.
+    ("doctree-resolved", "chapter_notebooks._generate", 900),
+    # After sphinx-thebe has added its config block (default 500).
+    ("doctree-resolved", "sphinx_ext._drop_thebe_config", 900),
+    # html-page-context
+    # Before the theme's download menu reads ipynb_source (sphinx-book-theme, 501).
+    ("html-page-context", "launch._notebook_download_without_launch_menu", 500),
+    # Default: sphinx-thebe's assets leave the page's lists before they are rendered.
+    ("html-page-context", "sphinx_ext._drop_thebe_assets", 500),
+    # Default: the bibliography's ARIA roles.
+    ("html-page-context", "sphinx_ext._fix_citation_roles", 500),
+    # After sphinxext-opengraph (default 500) has written its tags.
+    ("html-page-context", "sphinx_ext._add_social_tags", 600),
+    # After sphinx-book-theme's launch buttons (501): no Colab on pages built from .md.
+    ("html-page-context", "sphinx_ext._colab_only_for_notebooks", 900),
+    # After _colab_only_for_notebooks (900): a chapter's buttons open its generated
+    # notebook, which Colab can open.
+    ("html-page-context", "chapter_notebooks._launch_buttons_open_notebooks", 950),
+    # build-finished
+    # Before sphinx-external-toc writes a bare redirect to index.html (500): the 404 page,
+    # the landing page and the printable sheets.
+    ("build-finished", "sphinx_ext._write_site_pages", 400),
+    # Default: the Colab copies of the chapters and labs (_launch/).
+    ("build-finished", "chapter_notebooks._write_launch_copies", 500),
+    # Default: player frames out of the pages into files.
+    ("build-finished", "sphinx_ext._externalize_frames", 500),
+    # After the pages written at 400 and the frames (500): maths typeset, pages made light.
+    ("build-finished", "sphinx_ext._finish_pages", 800),
+)
+
+
+def handler(name: str):
+    """The function a row of :data:`HOOKS` names (``module.function`` in this package)."""
+    module, function = name.split(".")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), function)
+
+
+def setup(app):
+    from . import folds
+
+    # The branch the site is published to (_config.yml, sphinx.config.pages_branch).
+    app.add_config_value("pages_branch", "", "html", [str])
+    # "Going deeper" folds (attention_book.folds).
+    app.add_node(folds.deeper, html=(folds._visit_deeper_html, folds._depart_deeper_html),
+                 text=(folds._visit_deeper_text, folds._depart_deeper_text))
+    app.add_node(folds._marker)
+    app.add_directive("deeper-start", folds.DeeperStart)
+    app.add_directive("deeper-end", folds.DeeperEnd)
+    app.add_transform(folds.FoldBetweenMarkers)
+    for event, name, priority in HOOKS:
+        app.connect(event, handler(name), priority=priority)
+    # Pages are read (and executed) in parallel; chapter_notebooks keeps what it generates
+    # in this process until build-finished, so pages are written one at a time.
+    return {"parallel_read_safe": True, "parallel_write_safe": False}
