@@ -31,7 +31,8 @@ def sci(x, digits: int = 2, side: str | None = None):
     if side is not None:
         from decimal import Decimal
 
-        scaled = float(Decimal(x).scaleb(-exponent))  # exact x / 10**exponent, in [1, 10) up to rounding
+        exponent = Decimal(x).adjusted()  # of the leading digit, before any rounding
+        scaled = float(Decimal(x).scaleb(-exponent))  # x / 10**exponent, in [1, 10)
         mantissa = bound(scaled, digits - 1, side)
         if mantissa in ("10", "10." + "0" * (digits - 1)):  # 9.99 rounded up carries a digit
             mantissa, exponent = f"{1:.{digits - 1}f}", exponent + 1
@@ -46,7 +47,8 @@ def bound(x, decimals: int, side: str) -> str:
     A sentence that says "at most 0.0198" or "between 0.199 and 0.251" must hold for the
     unrounded numbers too, so an upper bound rounds up (``side="upper"``) and a lower bound
     down (``side="lower"``): rounding 0.019708 to "0.0197" would state a bound the page's own
-    number breaks. A value already exact at ``decimals`` is kept as it is.
+    number breaks. A value already at ``decimals`` digits, up to a relative float error of
+    1e-12, is kept as it is.
     """
     if isinstance(x, bool) or not isinstance(x, numbers.Real) or not math.isfinite(float(x)):
         raise ValueError(f"x must be a finite real number, got {x!r}")
@@ -57,8 +59,12 @@ def bound(x, decimals: int, side: str) -> str:
     from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 
     step = Decimal(1).scaleb(-int(decimals))
-    # Decimal(float) is the float's exact value, so nothing is rounded before the outward step
-    out = Decimal(float(x)).quantize(step, rounding=ROUND_CEILING if side == "upper" else ROUND_FLOOR)
+    exact = Decimal(float(x))  # the float's exact value: nothing is rounded before the outward step
+    nearest = exact.quantize(step)
+    if abs(exact - nearest) <= abs(exact) * Decimal("1e-12"):
+        out = nearest  # a value at the digits shown, up to float error (0.1 + 0.2 is "0.3", not "0.4")
+    else:
+        out = exact.quantize(step, rounding=ROUND_CEILING if side == "upper" else ROUND_FLOOR)
     return f"{out:.{int(decimals)}f}"
 
 
