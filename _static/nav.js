@@ -6,8 +6,8 @@
    .secondary-toggle in the page only (document.querySelector), and that one is the hidden
    button of its own header; sphinx-book-theme's visible buttons in the article header get no
    listener, so on a phone the chapter list and the contents never open, and on a wide screen
-   the sidebar never collapses (pydata-sphinx-theme issue 2451). This script runs before the
-   theme's (it is loaded earlier, deferred) and handles a click on every toggle itself:
+   the sidebar never collapses (pydata-sphinx-theme issue 2451). This script handles a click
+   on every toggle itself, in the capture phase, before the theme's listeners hear it:
    - ☰ on a wide screen (≥ 992 px, where the sidebar sits beside the text) hides or shows
      the sidebar (sphinx-book-theme's .pst-sidebar-hidden rule);
    - ☰ on a narrower screen, and the contents button, open the theme's sidebar <dialog>,
@@ -18,7 +18,8 @@
    (Search.htmlToText, which reads textContent), and the maths is prerendered by MathJax, so a
    formula's text is its hidden MathML run together: "ceiling 14" for a quarter, "Pi(1−Pi)".
    Before the theme's search reads a page, each formula is replaced by a linear form of its
-   MathML: 1/4, P₁(1−P₁), e^(z₁), sech²(z/c), √(d_k). */
+   MathML: 1/4, P₁(1−P₁), e^(z₁), sech²(z/c), √(d_k); and the page's chrome (toolbar,
+   contents, previous/next) is left out, so that a snippet quotes the page's text. */
 (function () {
   "use strict";
   var WIDE = window.matchMedia("(min-width: 992px)");
@@ -57,49 +58,56 @@
                         event.clientY < r.top || event.clientY > r.bottom;
           if (outside || event.target.closest("a[href]")) dialog.close();
         });
-        dialog.addEventListener("keydown", function (event) {
-          if (event.key === "Escape") { event.preventDefault(); dialog.close(); }
-        });
-        // The content goes back to its sidebar without the sidebar's slide-out (0.25 s from
-        // the classless state the dialog left it in), which a busy page showed over the text
-        // for seconds. Registered before the theme's listener, which then finds nothing to move.
-        dialog.addEventListener("close", function () {
-          var home = document.getElementById("pst-" + kind + "-sidebar");
-          if (!home || !dialog.childNodes.length) return;
-          home.style.transition = "none";
-          move(dialog, home);
-          void home.offsetWidth;
-          requestAnimationFrame(function () { home.style.transition = ""; });
-        });
       }
       document.querySelectorAll("." + kind + "-toggle").forEach(function (button) {
         button.setAttribute("aria-expanded", "false");
         button.setAttribute("aria-controls", "pst-" + kind + "-sidebar");
-        // before the theme's own listener (registered later), which must not open it twice
-        button.addEventListener("click", function (event) {
-          event.preventDefault();
-          event.stopImmediatePropagation();
-          if (kind === "primary" && WIDE.matches && sidebar) {
-            var hidden = sidebar.classList.toggle("pst-sidebar-hidden");
-            button.setAttribute("aria-expanded", hidden ? "false" : "true");
-          } else {
-            openDialog(kind, button);
-          }
-        });
       });
     });
+    // The listeners that must come before the theme's sit on the document in the capture
+    // phase, which runs before any listener on the button or the dialog itself, whatever the
+    // order the scripts ran in. (The theme's deferred script registers its listeners before
+    // this one's DOMContentLoaded, and on the search page, which has no article header, the
+    // visible ☰ is the very button the theme listens to: there its listener opened the
+    // dialog, its own close handler moved the content back with the 0.25 s slide-out, and a
+    // loaded machine was seen showing the closed sidebar over the page for over 10 s.)
+    if (document.documentElement.dataset.asbNav) return;
+    document.documentElement.dataset.asbNav = "1";
+    document.addEventListener("click", function (event) {
+      var button = event.target.closest && event.target.closest(".primary-toggle, .secondary-toggle");
+      if (!button) return;
+      event.preventDefault();
+      event.stopPropagation();   // the theme's listener on the button never hears it
+      var kind = button.classList.contains("primary-toggle") ? "primary" : "secondary";
+      if (kind === "primary" && WIDE.matches && sidebar) {
+        var hidden = sidebar.classList.toggle("pst-sidebar-hidden");
+        button.setAttribute("aria-expanded", hidden ? "false" : "true");
+      } else {
+        openDialog(kind, button);
+      }
+    }, true);
+    // Closing, the content goes back to its sidebar at once, without the slide-out from the
+    // classless state the dialog left the sidebar in; the theme's handler then finds
+    // nothing to move. The transition comes back on the next frame.
+    document.addEventListener("close", function (event) {
+      var m = /^pst-(primary|secondary)-sidebar-modal$/.exec(event.target.id || "");
+      if (!m) return;
+      var dialog = event.target, home = document.getElementById("pst-" + m[1] + "-sidebar");
+      if (!home || !dialog.childNodes.length) return;
+      home.style.transition = "none";
+      move(dialog, home);
+      void home.offsetWidth;
+      requestAnimationFrame(function () { home.style.transition = ""; });
+    }, true);
     // Escape closes an open sidebar dialog wherever the focus is (a click on the page can
-    // take it out of the dialog, and then the dialog's own listener never hears the key)
-    if (!document.documentElement.dataset.asbNavEscape) {
-      document.documentElement.dataset.asbNavEscape = "1";
-      document.addEventListener("keydown", function (event) {
-        if (event.key !== "Escape") return;
-        ["primary", "secondary"].forEach(function (kind) {
-          var dialog = document.getElementById("pst-" + kind + "-sidebar-modal");
-          if (dialog && dialog.open) { event.preventDefault(); dialog.close(); }
-        });
+    // take it out of the dialog, and then a listener on the dialog never hears the key)
+    document.addEventListener("keydown", function (event) {
+      if (event.key !== "Escape") return;
+      ["primary", "secondary"].forEach(function (kind) {
+        var dialog = document.getElementById("pst-" + kind + "-sidebar-modal");
+        if (dialog && dialog.open) { event.preventDefault(); dialog.close(); }
       });
-    }
+    }, true);
     // a collapsed sidebar on a wide screen says so on its toggle
     if (sidebar) {
       document.querySelectorAll(".primary-toggle").forEach(function (b) {
@@ -250,6 +258,9 @@
     });
   }
 
+  var CHROME = ".bd-header-article, .bd-sidebar-secondary, .prev-next-area, .onlyprint, " +
+               ".bd-footer-article, .bd-footer-content, .d-print-none, .visually-hidden, .sr-only";
+
   function setUpSearch() {
     // searchtools.js declares Search with const: a global binding, not a property of window
     var search = typeof Search !== "undefined" ? Search : null;
@@ -257,6 +268,10 @@
     var htmlToText = search.htmlToText;
     search.htmlToText = function (htmlString, anchor) {
       var doc = new DOMParser().parseFromString(htmlString, "text/html");
+      // the page's chrome inside the theme's main element is not its text: the article's
+      // toolbar (".ipynb .md .pdf"), the contents ("Contents …"), the previous/next links,
+      // the print-only header, and the players' screen-reader copies of their readouts
+      doc.querySelectorAll(CHROME).forEach(function (e) { e.remove(); });
       linearMaths(doc);
       return htmlToText.call(search, doc.documentElement.outerHTML, anchor);
     };

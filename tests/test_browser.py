@@ -575,3 +575,29 @@ def test_search_snippets_keep_the_maths_readable(browser, server):
     assert "ceiling 1/4" in text and "ceiling 14" not in text
     assert "P₁(1−P₁)" in text.replace(" ", "")
     assert any("ceiling 1/4" in s for s in snippets), snippets
+
+
+def test_search_snippets_quote_the_text_not_the_toolbar(browser, server):
+    """The text a search hit is quoted from leaves out the page's chrome inside the theme's
+    main element (nav.js): Sphinx's own reading starts with the article toolbar's ".ipynb .md
+    .pdf" and carries the contents' "Contents" and the previous/next links; ours starts at
+    the chapter's title and has none of them, and still has the chapter's text."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{server}/search.html")
+    page.wait_for_function("typeof Search !== 'undefined' && Search.asbLinear === true", timeout=30_000)
+    read = page.evaluate("""async () => {
+      const html = await (await fetch('book/scale-the-scores.html')).text();
+      const main = new DOMParser().parseFromString(html, 'text/html').querySelector('[role="main"]');
+      main.querySelectorAll('script, style, .headerlink').forEach(e => e.remove());  // as Sphinx does
+      return {raw: main.textContent.replace(/\\s+/g, ' ').trim(),
+              ours: Search.htmlToText(html).replace(/\\s+/g, ' ').trim()};
+    }""")
+    context.close()
+    raw, ours = read["raw"], read["ours"]
+    assert ".ipynb" in raw and "Contents" in raw and "next" in raw.lower()  # the fault guarded against
+    assert re.match(r"(\d+\. )?Scale the scores", ours), ours[:120]
+    assert ".ipynb" not in ours and ".pdf" not in ours
+    assert "Contents" not in ours
+    assert "variance" in ours and "dot product" in ours
+    assert len(ours) > 0.9 * len(raw), (len(ours), len(raw))  # only the chrome and the maths' MathML went
