@@ -165,7 +165,8 @@
   // The player fills the screen (a fixed overlay, moved to the end of <body> so that no
   // ancestor clips it; the Fullscreen API too when a click starts it) and the lesson's
   // stops (data.stops, see attention_scaling/lesson.py) are stepped through with the keys a
-  // clicker sends. Without stops, the first control's values are the stops.
+  // clicker sends or the bar's Back and Next buttons (a touch screen has no keys). Without
+  // stops, the first control's values are the stops. Leaving gives the reader's own settings back.
   var NEXT = { ArrowRight: 1, PageDown: 1, " ": 1, Spacebar: 1, ArrowLeft: -1, PageUp: -1 };
   function present(root, data, show) {
     var open = root.querySelector(".asb-present-open");
@@ -173,7 +174,8 @@
     var caption = root.querySelector(".asb-stop");
     if (!open || !close || !caption) { return; }
     var stops = (data.stops && data.stops.length) ? data.stops : null;
-    var current = 0, active = false, placeholder = null, scroll = null, fullscreen = false;
+    var back = root.querySelector(".asb-present-back"), next = root.querySelector(".asb-present-next");
+    var current = 0, active = false, placeholder = null, scroll = null, fullscreen = false, before = null;
     // a stop's readout may take more lines than the last one's: the figure makes room
     var refit = window.ResizeObserver ? new ResizeObserver(function () { layout(); }) : null;
     function positions() {  // the chosen index of every control
@@ -224,6 +226,8 @@
       current = Math.max(0, Math.min(stops.length - 1, k));
       setTo(stops[current].at);
       describe();
+      if (back) { back.disabled = current === 0; }
+      if (next) { next.disabled = current === stops.length - 1; }
     }
     function step(by) {  // off the plan (a control moved by hand), Back returns to the last stop
       var here = stops[current].at.join(",") === positions().join(",");
@@ -258,6 +262,7 @@
       active = true;
       if (!data.stops || !data.stops.length) { stops = firstControlStops(data, positions()); }
       scroll = [window.scrollX, window.scrollY];
+      before = positions();  // the reader's own settings, given back on leaving
       placeholder = document.createElement("div");
       placeholder.className = "asb-placeholder";
       placeholder.style.height = root.offsetHeight + "px";
@@ -303,12 +308,15 @@
       root.removeAttribute("aria-modal");
       root.removeAttribute("tabindex");
       caption.textContent = "";
+      if (before) { setTo(before); before = null; }
       if (placeholder) { placeholder.parentNode.replaceChild(root, placeholder); placeholder = null; }
       window.scrollTo(scroll[0], scroll[1]);
       open.focus({ preventScroll: true });
     }
     open.addEventListener("click", function () { enter(true); });
     close.addEventListener("click", leave);
+    if (back) { back.addEventListener("click", function () { step(-1); }); }
+    if (next) { next.addEventListener("click", function () { step(1); }); }
     root.addEventListener("input", function () { if (active) { describe(); } });
     root.addEventListener("change", function () { if (active) { describe(); } });
     root.asbPresent = enter;

@@ -725,10 +725,13 @@ def test_player_data_carries_the_stops_as_grid_indices(attention_player):
         # the frame at that index is the one drawn at the stop's settings (its alt says so)
         d_k, m = stop.settings["d_k"], stop.settings["magnitude"]
         assert f"at dₖ = {d_k}, m = {m:.2f}," in player_text(data, index)
-    # presentation mode's markup: a Present button, a caption for the stops, a Close button
+    # presentation mode's markup: a Present button, a caption for the stops, Back, Next and
+    # Close buttons that name their keys
     assert '<button type="button" class="asb-present-open"' in attention_player
     assert '<p class="asb-stop" aria-live="polite">' in attention_player
-    assert '<button type="button" class="asb-present-close">Close</button>' in attention_player
+    for cls, text in (("back", "← Back"), ("next", "Next →"), ("close", "Close <kbd>Esc</kbd>")):
+        assert re.search(rf'<button type="button" class="asb-present-{cls}" title="[^"]+">{text}</button>',
+                         attention_player), cls
 
 
 def test_a_player_without_lesson_stops_ships_none():

@@ -173,6 +173,7 @@ def test_present_button_fills_the_screen_and_steps_through_the_stops(browser, se
     scrolled = page.evaluate("() => window.scrollY")
     assert scrolled > 0 and button.is_visible()
     assert_values_sit_by_their_units(page, "on the page")
+    own = state(page)["at"]  # the reader's settings before presenting
     page.emulate_media(media="print")  # nothing dead is printed
     assert not button.is_visible()
     page.emulate_media(media="screen")
@@ -201,6 +202,61 @@ def test_present_button_fills_the_screen_and_steps_through_the_stops(browser, se
                                     inPage: !!document.querySelector('.bd-content .asb-player')})""")
     assert back["focus"] == "asb-present-open" and back["role"] == "group" and back["inPage"]
     assert abs(back["y"] - scrolled) <= 2, "the page is back where it was"
+    assert state(page)["at"] == own, "leaving gives the reader's own settings back"
+    context.close()
+    assert errors == []
+
+
+OVERLAPS = """root => {
+    const boxes = [...root.querySelectorAll('.asb-readout table.asb-rt')].map(t => t.getBoundingClientRect());
+    const out = [];
+    boxes.forEach((a, i) => boxes.slice(i + 1).forEach(b => {
+        if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) out.push([i]);
+    }));
+    const cells = [...root.querySelectorAll('.asb-readout td, .asb-readout th')]
+        .filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.textContent);
+    return {tables: boxes.length, overlaps: out.length, clipped: cells};
+}"""
+
+
+@pytest.mark.parametrize("viewport", [(390, 844), (1280, 720)], ids=["390", "1280"])
+def test_back_and_next_buttons_step_on_a_touch_screen(browser, server, viewport):
+    """A tablet or phone sends no keys: the bar's Next and Back buttons step through the stops
+    (Back is disabled at the first stop, Next at the last), their labels name the keys, the
+    readout's tables do not overlap, and Close gives the reader's own settings back."""
+    name = "attention"
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, has_touch=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/{PAGES[name]}", wait_until="load")
+    wait_for_maths(page)
+    own = state(page)["at"]
+    page.locator(".asb-player .asb-present-open").first.tap()
+    s = wait_for_stop(page, 0)
+    assert_fills_screen(s, large_text=viewport[0] >= 1280)
+    bar = page.locator(".asb-presenting .asb-present-bar")
+    back, next_ = bar.locator(".asb-present-back"), bar.locator(".asb-present-next")
+    for b in (back, next_, bar.locator(".asb-present-close")):
+        box = b.bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= viewport[1] and box["height"] >= 30, box
+    assert back.is_disabled() and next_.is_enabled()
+    assert "←" in back.inner_text() and "→" in next_.inner_text() and "Esc" in bar.inner_text()
+    n = len(lesson.stops(name))
+    for k in range(1, n):
+        next_.tap()
+        assert_at_stop(wait_for_stop(page, k), k, name)
+        readout_on_screen(page, k)
+        tables = page.locator(".asb-player").first.evaluate(OVERLAPS)
+        assert tables["tables"] >= 1 and tables["overlaps"] == 0, (k, tables)
+        assert tables["clipped"] == [], (k, tables)
+    assert next_.is_disabled() and back.is_enabled()
+    page.screenshot(path=str(SCREENSHOTS / f"present-touch-{viewport[0]}.png"))
+    back.tap()
+    assert_at_stop(wait_for_stop(page, n - 2), n - 2, name)
+    bar.locator(".asb-present-close").tap()
+    page.wait_for_function("() => !document.querySelector('.asb-presenting')", timeout=5000)
+    assert state(page)["at"] == own
     context.close()
     assert errors == []
 

@@ -395,8 +395,14 @@ class Explorable:
             # presentation mode (player.js): shown only once the script runs, never printed
             f'<button type="button" class="asb-present-open" title="Show this player full screen, '
             f'{"with the lesson&#39;s stops" if stops else "one value at a time"}">Present</button>'
+            # the bar: the stop, then Back / Next for a touch screen or a mouse (a clicker sends
+            # the keys their labels and titles name) and Close
             f'<div class="asb-present-bar"><p class="asb-stop" aria-live="polite"></p>'
-            f'<button type="button" class="asb-present-close">Close</button></div>'
+            '<span class="asb-present-nav">'
+            '<button type="button" class="asb-present-back" title="Previous stop (← or PageUp)">← Back</button>'
+            '<button type="button" class="asb-present-next" title="Next stop (→, PageDown or Space)">Next →</button>'
+            '<button type="button" class="asb-present-close" title="Leave (Escape)">Close <kbd>Esc</kbd></button>'
+            '</span></div>'
             f'<p class="asb-title" id="{uid}-title">{math_html(self.title)}</p>'
             f'<div class="asb-controls">{"".join(rows)}</div>'
             f'<div class="asb-scroll"{key_attr}><div class="asb-stack" style="aspect-ratio: {width} / {height}">'
@@ -892,13 +898,13 @@ def _describe_context(state) -> Readout:
 
 
 def context_explorer(seed: int = 0) -> Explorable:
-    """Context length n, the needle's gap Δ and the method: fading, s·log n, soft-cap, a zero logit."""
+    """Context length n, the needle's gap Δ and the method: fading, s·ln n, soft-cap, a zero logit."""
     from .context import GAPS, METHODS, N_VALUES, TEX_NAMES, ContextFigure
 
     seed = v.positive_int(seed, "seed", minimum=0)
     return Explorable(
         name="context",
-        title=(rf"A needle among $n$ keys: plain $1/\sqrt{{d_k}}$, s·log n scaling, soft-cap and an extra "
+        title=(rf"A needle among $n$ keys: plain $1/\sqrt{{d_k}}$, s·ln n scaling, soft-cap and an extra "
                rf"zero logit (one draw of the distractors, seed {seed})"),
         make_figure=lambda: ContextFigure(seed=seed),
         controls=[
