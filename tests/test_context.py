@@ -1,4 +1,4 @@
-"""Context length (attention_scaling.context): the needle's weight, s·log n, soft-capping, the zero logit.
+"""Context length (attention_scaling.context): the needle's weight, s·ln n, soft-capping, the zero logit.
 
 The references are computed independently of the code under test: with mpmath at 50 digits,
 or in extended precision (np.longdouble) straight from the definitions, never with the

@@ -155,3 +155,17 @@ def test_importing_the_figures_touches_no_ipython_shell():
              "import attention_scaling.figures, attention_scaling.explorables, attention_scaling.context\n")
     proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_self_gradient_curve_alone_is_the_left_view():
+    """The small figure beside chapter 1's text: one axes, the curve P(1-P) with its peak ¼ at
+    ½, every mark on the curve and named in its legend; a log_view that is not a bool is refused."""
+    fig = self_gradient_curve({"a": 0.99, "b": 0.001}, width=4.2, height=3.0, log_view=False)
+    (ax,) = fig.axes
+    x, y = ax.lines[0].get_data()
+    assert np.allclose(y, x * (1 - x)) and abs(y.max() - 0.25) < 1e-12
+    marks = [line for line in ax.lines[2:]]
+    assert [float(m.get_ydata()[0]) for m in marks] == pytest.approx([0.99 * 0.01, 0.001 * 0.999])
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["a: 0.0099", "b: 0.000999"]
+    with pytest.raises(ValueError, match="log_view"):
+        self_gradient_curve(log_view="no")

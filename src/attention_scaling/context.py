@@ -1,4 +1,4 @@
-r"""Context length, the second axis of saturation: fading, s·log n scaling, soft-capping, a zero logit.
+r"""Context length, the second axis of saturation: fading, s·ln n scaling, soft-capping, a zero logit.
 
 The chapter *Keep long contexts sharp* (``book/keep-long-contexts-sharp.md``) and its lab use
 this module. It holds, in the book's layer order:
@@ -59,18 +59,18 @@ N_VALUES = tuple(2**i for i in range(1, 17))
 GAPS = (2.0, 4.0, 5.0, 6.0, 8.0)
 #: The four ways of turning scores into weights, in the order of the radio buttons.
 METHODS = ("plain", "log-n", "soft-cap", "zero-logit")
-#: Their names in words (plain text).
-NAMES = {"plain": "plain 1/√d_k", "log-n": "s·log n scaling", "soft-cap": "soft-cap (tanh)",
-         "zero-logit": "extra zero logit"}
-#: The same names with their maths marked up as TeX between dollars.
-TEX_NAMES = {"plain": r"plain $1/\sqrt{d_k}$", "log-n": "s·log n scaling", "soft-cap": "soft-cap (tanh)",
-             "zero-logit": "extra zero logit"}
-#: The s·log n factor is 1 at this context length: s = 1/ln 16, as if trained on 16 keys.
+#: The s·ln n factor is 1 at this context length: s = 1/ln 16, as if trained on 16 keys.
 LOGN_REFERENCE = 16
 LOGN_S = 1.0 / np.log(LOGN_REFERENCE)
 #: The toy's soft cap. Gemma 2 caps attention logits at 50; the toy's scores have unit
 #: variance, so a cap of that size would never bind here. 5 binds at the toy's gaps.
 CAP = 5.0
+#: Their names in words (plain text), with the toy's own s and c, which the reader needs.
+NAMES = {"plain": "plain 1/√d_k", "log-n": f"s·ln n scaling, s = 1/ln {LOGN_REFERENCE}",
+         "soft-cap": f"soft-cap (tanh), c = {CAP:g}", "zero-logit": "extra zero logit"}
+#: The same names with their maths marked up as TeX between dollars.
+TEX_NAMES = {"plain": r"plain $1/\sqrt{d_k}$", "log-n": NAMES["log-n"],
+             "soft-cap": f"soft-cap (tanh), $c = {CAP:g}$", "zero-logit": "extra zero logit"}
 #: How many of the strongest distractors the explorer shows as bars of their own.
 TOP_KEYS = 5
 #: The explorer's draw: np.random.default_rng(EXPLORER_SEED).
@@ -146,7 +146,7 @@ def gap_for_weight(p, n) -> float:
 
 
 def log_n_factor(n, s: float = LOGN_S) -> float:
-    """The factor s·ln n that multiplies every score under s·log n scaling (Scalable-Softmax).
+    """The factor s·ln n that multiplies every score under s·ln n scaling (Scalable-Softmax).
 
     With the default s = 1/ln 16 it is the logarithm of n to base 16: 1 at n = 16, 16 at
     n = 2**64. ``n`` may be an int of any size.

@@ -151,7 +151,8 @@ def png_bytes(fig: Figure, dpi: int = 100) -> bytes:
     return buf.getvalue()
 
 
-def self_gradient_curve(marks: dict[str, float] | None = None, width: float = 9.0, height: float = 4.0) -> Figure:
+def self_gradient_curve(marks: dict[str, float] | None = None, width: float = 9.0, height: float = 4.0,
+                        log_view: bool = True) -> Figure:
     r"""The curve :math:`P(1-P)` with the given points marked, in two views.
 
     Left: on [0, 1], with the maximum ¼ at ½. Right: against the distance of :math:`P`
@@ -164,10 +165,17 @@ def self_gradient_curve(marks: dict[str, float] | None = None, width: float = 9.
         Probabilities to mark on the curve, each with a label.
     width, height : float
         Figure size in inches.
+    log_view : bool
+        Draw the right, log–log view; ``False`` gives the left view alone (a small figure
+        beside the text), with its legend inside the axes.
     """
+    if not isinstance(log_view, bool):
+        raise ValueError(f"log_view must be True or False, got {log_view!r}")
     marks = dict(marks or {})
     values = v.probabilities(list(marks.values()) or [0.5], "marks", axis=None)
     fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")), layout="constrained")
+    if not log_view:
+        return _self_gradient_linear(fig, marks, values)
     ax, ax_log = fig.subplots(1, 2)
     p = np.linspace(0.0, 1.0, 401)
     ax.plot(p, diagonal_gradient(p), color=COLORS["curve"], linewidth=2)
@@ -194,6 +202,29 @@ def self_gradient_curve(marks: dict[str, float] | None = None, width: float = 9.
         fig.legend(loc="outside lower center", ncols=min(len(marks), 2), fontsize=SMALL_PT, frameon=False)
     _style(ax)
     _style(ax_log)
+    return fig
+
+
+def _self_gradient_linear(fig: Figure, marks: dict[str, float], values) -> Figure:
+    """The left view of :func:`self_gradient_curve` alone, its legend inside, below the peak."""
+    ax = fig.subplots()
+    p = np.linspace(0.0, 1.0, 401)
+    ax.plot(p, diagonal_gradient(p), color=COLORS["curve"], linewidth=2)
+    ax.axhline(0.25, color="0.5", linestyle=":", linewidth=1)
+    ax.annotate(r"maximum $\frac{1}{4}$ at $P=\frac{1}{2}$", xy=(0.5, 0.25), xytext=(0.5, 0.272),
+                ha="center", fontsize=SMALL_PT, color="0.3")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 0.3)
+    ax.set_xlabel(r"weight $P_1$")
+    ax.set_ylabel(r"$\partial P_1/\partial z_1 = P_1(1-P_1)$")
+    shapes = "osD^v<>"
+    for i, (label, value) in enumerate(zip(marks, values if marks else [])):
+        g = float(diagonal_gradient(value))
+        ax.plot([value], [g], shapes[i % len(shapes)], color=COLORS["mark"], markersize=7, zorder=3, clip_on=False,
+                markerfacecolor="white" if i % 2 else COLORS["mark"], label=f"{label}: {g:.4g}")
+    if marks:
+        ax.legend(loc="lower center", fontsize=SMALL_PT, frameon=False, handletextpad=0.3)
+    _style(ax)
     return fig
 
 

@@ -71,13 +71,13 @@ STOPS: dict[str, tuple[Stop, ...]] = {
              {"mode": "qk-l2", "magnitude": 10.0, "gain": 64.0}),
     ),
     # The chapter on long contexts (keep-long-contexts-sharp), its explorer's walk: the
-    # needle fades as n grows, s·log n holds it, the soft cap and the zero logit do not.
+    # needle fades as n grows, s·ln n holds it, the soft cap and the zero logit do not.
     "context": (
         Stop("Few keys: the needle takes nearly all the weight",
              {"method": "plain", "n": 16, "gap": 6.0}),
         Stop("Same gap, many keys: the needle fades like 1/n",
              {"method": "plain", "n": 65536, "gap": 6.0}),
-        Stop("Scale the scores by s·log n: the needle holds its weight",
+        Stop("Scale the scores by s·ln n: the needle holds its weight",
              {"method": "log-n", "n": 65536, "gap": 6.0}),
         Stop("Cap the logits: a capped gap cannot beat many keys",
              {"method": "soft-cap", "n": 65536, "gap": 6.0}),
