@@ -72,6 +72,28 @@ def test_the_build_tools_use_the_reader_package():
     assert any(m.split(".")[0] == "attention_scaling" for names in imports_of(BOOK).values() for m in names)
 
 
+def _definitions(path: Path) -> dict[str, str]:
+    """Top-level name -> its definition (ast.dump), for functions, classes and assignments."""
+    found = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            found[node.name] = ast.dump(node)
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    found[target.id] = ast.dump(node.value)
+    return found
+
+
+def test_the_build_copy_of_the_repository_finder_is_the_readers():
+    """attention_book.repository is attention_scaling.launch's first half, copied so that the
+    build needs no book's package: a chapter quotes the repository the reader's copy finds,
+    and the launch buttons open the one the build's copy finds, so the two must be one."""
+    copy, reader = _definitions(BOOK / "repository.py"), _definitions(READER / "launch.py")
+    assert {"find_repository", "parse_github_url", "Repository", "_BRANCH", "_text"} <= set(copy)
+    assert {name: reader.get(name) == body for name, body in copy.items()} == {name: True for name in copy}
+
+
 def _declared(pyproject: Path) -> set[str]:
     deps = tomllib.loads(pyproject.read_text())["project"]["dependencies"]
     return {re.split(r"[<>=!~ ;\[]", d, maxsplit=1)[0].lower() for d in deps}

@@ -18,7 +18,9 @@ never a link to a placeholder.
 
 The build's side (the launch buttons, the site's address, the branch the site is published
 to, ``python -m attention_book.launch``) is :mod:`attention_book.launch`, in the book's build
-tools (booktools/), which uses this module.
+tools (booktools/), which finds the repository with its own copy of this module's first half
+(:mod:`attention_book.repository`, kept the same by tests/test_two_packages.py), so that it
+builds books with no package of their own.
 """
 
 from __future__ import annotations
