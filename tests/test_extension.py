@@ -52,7 +52,8 @@ def test_setup_connects_every_row_of_the_table_in_its_order():
     assert all(callable(h) for _, h, _ in app.connected)
     assert sorted(app.directives) == ["deeper-end", "deeper-start"]
     assert app.nodes == ["deeper", "_marker"] and app.transforms == ["FoldBetweenMarkers"]
-    assert app.config_values == ["pages_branch"]
+    assert app.config_values == [name for name, _, _ in attention_book.CONFIG]
+    assert app.config_values[0] == "pages_branch" and all(n.startswith("book_") for n in app.config_values[1:])
     # chapter_notebooks keeps what it generates in the writing process.
     assert meta == {"parallel_read_safe": True, "parallel_write_safe": False}
 

@@ -367,7 +367,7 @@ TINY_CONFIG = {
                        "colab_url": "https://colab.research.google.com",
                        "jupyterhub_url": "https://hub.uni.test"},
     "sphinx": {"extra_extensions": ["sphinx_sitemap", "attention_book"],
-               "config": {"sitemap_url_scheme": "{link}", "pages_branch": "pages"}},
+               "config": {"sitemap_url_scheme": "{link}", "pages_branch": "pages", "book_chapter_notebooks": True}},
 }
 TINY_NOTEBOOK = """{"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# A lab"]}],
  "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},

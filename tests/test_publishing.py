@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
+import yaml
 
 from attention_book import publishing as pub
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_stamp_outside_git_says_so(tmp_path, monkeypatch):
@@ -24,13 +28,25 @@ def test_stamp_outside_git_uses_the_ci_commit(tmp_path, monkeypatch):
     assert stamp.commit == "0123456" and stamp.sha.startswith("0123456789")
 
 
+LICENCES = yaml.safe_load((ROOT / "_config.yml").read_text())["sphinx"]["config"]["book_licences"]
+
+
 def test_footer_marks_commit_and_licences():
     stamp = pub.BuildStamp("abc1234", "abc1234" + "0" * 33, True, "2026-11-29")
-    footer = pub.footer_html(stamp)
+    footer = pub.footer_html(stamp, LICENCES)
     assert 'Built on 2026-11-29 from commit <code class="asb-commit" data-sha="abc1234' in footer
     assert ">abc1234</code> with uncommitted changes." in footer
-    assert 'href="https://creativecommons.org/licenses/by/4.0/" rel="license">CC BY 4.0</a>' in footer
-    assert ">MIT</a>" in footer
+    assert ('. Text and figures: <a href="https://creativecommons.org/licenses/by/4.0/" rel="license">CC BY 4.0</a>; '
+            'code: <a href="https://opensource.org/license/mit" rel="license">MIT</a>.</p>') in footer
+
+
+def test_a_footer_names_no_licence_unless_the_book_does():
+    stamp = pub.BuildStamp("abc1234", "abc1234" + "0" * 33, False, "2026-11-29")
+    footer = pub.footer_html(stamp)
+    assert footer.endswith(">abc1234</code>.</p>") and "license" not in footer
+    for bad in ("CC BY", [["Text", "CC BY"]], [["Text", "", "https://x.test/"]], [("a", "b", 3)]):
+        with pytest.raises(ValueError, match="book_licences"):
+            pub.footer_html(stamp, bad)
 
 
 def test_social_tags_escape_and_pair_twitter_with_og():

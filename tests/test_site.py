@@ -42,7 +42,7 @@ def derived_baseurl(root: Path = ROOT) -> str:
 
 BASEURL = derived_baseurl()
 WORKFLOW = ROOT / ".github" / "workflows" / "book.yml"
-PREVIEW = "_static/social/attention-explorer.png"
+PREVIEW = CONFIG["sphinx"]["config"]["book_preview_path"]  # attention_book.CONFIG
 # The redirect at the site root is not a page of its own (it has tags, not a footer).
 REDIRECT = "index.html"
 NOT_IN_SITEMAP = {REDIRECT, "search.html", "404.html"}
@@ -313,9 +313,9 @@ def test_preview_is_the_main_explorable(site):
     from PIL import Image
 
     from attention_scaling.explorables import attention_explorer
-    from attention_book.publishing import CARD_FRAME_TOP, PREVIEW_PATH, PREVIEW_SIZE
+    from attention_book.publishing import CARD_FRAME_TOP, PREVIEW_SIZE
 
-    assert PREVIEW_PATH == PREVIEW
+    assert PREVIEW == "_static/social/attention-explorer.png"
     card = Image.open(site / PREVIEW)
     assert card.format == "PNG" and card.size == PREVIEW_SIZE
     frame = np.asarray(Image.open(io.BytesIO(attention_explorer().frame()[0])).convert("RGB"))

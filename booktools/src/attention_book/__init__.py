@@ -2,8 +2,11 @@
 
 This is not what a reader installs. The reader's package, :mod:`attention_scaling`, runs in a
 student's kernel; this one runs only where the book is built (``-e ./booktools`` in
-requirements.txt). It may import the reader's package; the reader's package never imports
-it (tests/test_two_packages.py).
+requirements.txt). The reader's package never imports it (tests/test_two_packages.py), and
+the extension imports no book's package: what is one book's own (its description, licences,
+link-preview picture, printable sheets, chapters as notebooks) is set in that book's
+_config.yml (``sphinx.config``, the settings :data:`CONFIG` declares), so the same extension
+builds another book, with no package of its own (tests/sites/tiny, tests/test_sites.py).
 
 - :mod:`attention_book.launch` – launch buttons and the site's address, found from where
   the book is built (``python -m attention_book.launch``);
@@ -22,6 +25,31 @@ it (tests/test_two_packages.py).
 from __future__ import annotations
 
 import importlib
+
+#: The settings the extension adds, set in a book's _config.yml under ``sphinx.config``:
+#: (name, default, types). The defaults are neutral: a book that sets none gets pages that
+#: name only its own title, a preview card with its title alone, and no sheets.
+CONFIG = (
+    # The branch the site is published to (attention_book.launch.pages_branch).
+    ("pages_branch", "", [str]),
+    # What pages with no words of their own (indices, search, 404, the site root) say the
+    # book is about, in their description tags; "" is the book's title.
+    ("book_description", "", [str]),
+    # The licences every page's footer names after the build stamp: [what, licence, URL] rows.
+    ("book_licences", [], [list, tuple]),
+    # Where the link-preview card goes in the site, its second line (matplotlib mathtext),
+    # and the picture on it: a function, module:function, returning (PNG bytes, alt text)
+    # or an object whose frame() does. With none, the card holds the title and subtitle.
+    ("book_preview_path", "_static/social/preview.png", [str]),
+    ("book_preview_subtitle", "", [str]),
+    ("book_preview_figure", "", [str]),
+    # A function, module:function, called as f(outdir, footer=html) when the build ends,
+    # that writes printable pages into the site and returns their paths; "" for none.
+    ("book_sheets", "", [str]),
+    # Whether the chapters (book/*.md) are written again as notebooks, with an install cell
+    # for this repository's package (attention_book.chapter_notebooks).
+    ("book_chapter_notebooks", False, [bool]),
+)
 
 #: Every handler the book connects: (event, handler, priority) rows, in the order they run.
 #: A handler is named ``module.function`` within this package and imported when Sphinx sets
@@ -96,8 +124,9 @@ def handler(name: str):
 def setup(app):
     from . import folds
 
-    # The branch the site is published to (_config.yml, sphinx.config.pages_branch).
-    app.add_config_value("pages_branch", "", "html", [str])
+    # The book's own settings (_config.yml, sphinx.config): every page shows them.
+    for name, default, types in CONFIG:
+        app.add_config_value(name, default, "html", types)
     # "Going deeper" folds (attention_book.folds).
     app.add_node(folds.deeper, html=(folds._visit_deeper_html, folds._depart_deeper_html),
                  text=(folds._visit_deeper_text, folds._depart_deeper_text))

@@ -33,6 +33,11 @@ Outputs of a build (``scripts/build-book``):
   in _config.yml, gh-pages here; :func:`attention_book.launch.pages_branch`).
 
 The launch buttons of a chapter page open its generated notebook (:func:`launch_path`).
+
+The folders and the install cell are this repository's layout (chapters in book/, the
+package attention_scaling): a book turns the chapter notebooks on in its _config.yml
+(``sphinx.config.book_chapter_notebooks: true``); with it off (the default), no page is a
+chapter and only the labs (.ipynb pages) get their Colab copies.
 """
 
 from __future__ import annotations
@@ -94,30 +99,37 @@ def install_cell(repository: str = "", commit: str = "") -> str:
     return _INSTALL.format(source=line)
 
 
-def launch_path(docname: str) -> str:
+def launch_path(docname: str, chapters: bool = True) -> str:
     """The repository path a page's launch buttons (Binder, JupyterHub) open: a chapter
     (``book/X``) opens its generated notebook ``notebooks/chapters/X.ipynb``, any other
     page (a lab, ``notebooks/X``) its own ``.ipynb``. Colab opens the same path under
-    ``_launch/`` on the branch the site is published to."""
+    ``_launch/`` on the branch the site is published to. In a book without chapter
+    notebooks (``chapters`` false) every page opens its own ``.ipynb``."""
     if not isinstance(docname, str) or not docname.strip():
         raise ValueError(f"docname must be a non-empty string, got {docname!r}")
     name = docname.strip().strip("/")
     if name.endswith((".md", ".ipynb")) or ".." in name.split("/") or name.startswith("."):
         raise ValueError(f"docname must be a page name without suffix, like book/intro, got {docname!r}")
-    if name.startswith("book/"):
+    if chapters and name.startswith("book/"):
         return f"{CHAPTERS_DIR}/{name[len('book/'):]}.ipynb"
     return f"{name}.ipynb"
 
 
-def colab_url(colab: str, owner: str, name: str, docname: str, branch: str) -> str:
+def colab_url(colab: str, owner: str, name: str, docname: str, branch: str, chapters: bool = True) -> str:
     """Colab's address for a page: the copy in the site published to ``branch``."""
     if not isinstance(branch, str) or not branch.strip():
         raise ValueError(f"branch must be a non-empty branch name, got {branch!r}")
-    return f"{colab.rstrip('/')}/github/{owner}/{name}/blob/{branch}/{LAUNCH_DIR}/{launch_path(docname)}"
+    path = launch_path(docname, chapters)
+    return f"{colab.rstrip('/')}/github/{owner}/{name}/blob/{branch}/{LAUNCH_DIR}/{path}"
 
 
 def is_chapter(docname: str) -> bool:
     return isinstance(docname, str) and docname.startswith("book/")
+
+
+def _is_chapter(app, docname: str) -> bool:
+    """A chapter of a book that has its chapters written as notebooks (``book_chapter_notebooks``)."""
+    return bool(getattr(app.config, "book_chapter_notebooks", False)) and is_chapter(docname)
 
 
 # --- doctree → markdown -------------------------------------------------------------------
@@ -638,7 +650,7 @@ def _source_notebook(app, docname):
 
 
 def _generate(app, doctree, docname):
-    if not is_chapter(docname) or getattr(app.builder, "format", "") != "html":
+    if not _is_chapter(app, docname) or getattr(app.builder, "format", "") != "html":
         return
     if "kernelspec" not in app.env.metadata.get(docname, {}):
         return
@@ -682,7 +694,7 @@ def _write_launch_copies(app, exception):
     generated = dict(getattr(app, "asb_chapter_notebooks", {}))
     built = Path(app.outdir).parent / BUILD_DIR
     for docname in sorted(app.env.found_docs):
-        if is_chapter(docname):
+        if _is_chapter(app, docname):
             nb = generated.get(docname)
             if nb is None and (built / f"{docname[len('book/'):]}.ipynb").is_file():
                 nb = nbformat.read(built / f"{docname[len('book/'):]}.ipynb", as_version=4)
@@ -692,7 +704,7 @@ def _write_launch_copies(app, exception):
             nb = None
         if nb is None:
             continue
-        target = site / launch_path(docname)
+        target = site / launch_path(docname, bool(app.config.book_chapter_notebooks))
         target.parent.mkdir(parents=True, exist_ok=True)
         if isinstance(nb, Path):
             text = nb.read_text(encoding="utf-8")
@@ -710,13 +722,14 @@ def _launch_buttons_open_notebooks(app, pagename, templatename, context, doctree
     repo = getattr(app, "asb_launch", None)
     if repo is None or getattr(app.builder, "format", "") != "html":
         return
-    if not (is_chapter(pagename) or str(context.get("sourcename", "")).endswith((".ipynb", ".ipynb.txt"))):
+    if not (_is_chapter(app, pagename) or str(context.get("sourcename", "")).endswith((".ipynb", ".ipynb.txt"))):
         return
     from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
     options = app.config.html_theme_options.get("launch_buttons", {}) or {}
     colab = (options.get("colab_url") or "").strip()
-    path = launch_path(pagename)
+    chapters = bool(app.config.book_chapter_notebooks)
+    path = launch_path(pagename, chapters)
     for group in context.get("header_buttons", []):
         if not (isinstance(group, dict) and group.get("label") == "launch-buttons"):
             continue
@@ -736,7 +749,8 @@ def _launch_buttons_open_notebooks(app, pagename, templatename, context, doctree
         if colab:
             buttons.append({"type": "link", "text": "Colab", "tooltip": "Launch on Colab",
                             "icon": "_static/images/logo_colab.png",
-                            "url": colab_url(colab, repo.owner, repo.name, pagename, app.config.pages_branch)})
+                            "url": colab_url(colab, repo.owner, repo.name, pagename, app.config.pages_branch,
+                                             chapters)})
         group["buttons"] = buttons
 
 

@@ -4,10 +4,11 @@ Used by :mod:`attention_book.sphinx_ext` during the build; everything here is pl
 functions of their arguments so the tests can call them too.
 
 - :func:`build_stamp` – which git commit the book is built from, and when.
-- :func:`footer_html` – the line every page's footer carries (commit, date, licences).
+- :func:`footer_html` – the line every page's footer carries (commit, date, and the
+  licences the book names, ``book_licences`` in _config.yml).
 - :func:`social_tags` – Open Graph and Twitter meta tags (absolute URLs, never fetched).
-- :func:`preview_card` – the 1200×630 PNG shown when a page is shared: the main
-  explorable's frame at its default setting, under the book's title.
+- :func:`preview_card` – the 1200×630 PNG shown when a page is shared: the book's title
+  and subtitle over a picture the book draws (``book_preview_figure``), when it names one.
 - :func:`not_found_page` – a self-contained 404 page (see its docstring for why).
 - :func:`landing_page` – the site root: a redirect to the first page, with the tags.
 """
@@ -27,8 +28,6 @@ __all__ = [
     "PREVIEW_PATH",
     "PREVIEW_SIZE",
     "CARD_FRAME_TOP",
-    "TEXT_LICENCE",
-    "CODE_LICENCE",
     "BuildStamp",
     "build_stamp",
     "footer_html",
@@ -39,11 +38,10 @@ __all__ = [
     "landing_page",
 ]
 
-PREVIEW_PATH = "_static/social/attention-explorer.png"  # relative to the site root
+#: Where the card goes, relative to the site root, unless _config.yml says (``book_preview_path``).
+PREVIEW_PATH = "_static/social/preview.png"
 PREVIEW_SIZE = (1200, 630)  # the 1.91:1 card that Open Graph and Twitter crop least
-CARD_FRAME_TOP = 165  # pixels above the explorer's frame on the card (title, subtitle)
-TEXT_LICENCE = ("CC BY 4.0", "https://creativecommons.org/licenses/by/4.0/")
-CODE_LICENCE = ("MIT", "https://opensource.org/license/mit")
+CARD_FRAME_TOP = 165  # pixels above the picture's frame on the card (title, subtitle)
 
 
 @dataclass(frozen=True)
@@ -85,18 +83,32 @@ def build_stamp(root: str | Path) -> BuildStamp:
     return BuildStamp(short, sha, bool(status), when.strftime("%Y-%m-%d"))
 
 
-def footer_html(stamp: BuildStamp) -> str:
-    """One paragraph: the build stamp and the licences, with the commit marked for tests."""
+def licence_rows(rows) -> list[tuple[str, str, str]]:
+    """``rows`` (``book_licences`` in _config.yml: [what, licence, URL] each, like
+    ``["Text and figures", "CC BY 4.0", "https://creativecommons.org/licenses/by/4.0/"]``)
+    as tuples; ValueError naming the row that is not three non-empty strings."""
+    if isinstance(rows, (str, bytes)) or not isinstance(rows, (list, tuple)):
+        raise ValueError(f"book_licences must be a list of [what, licence, URL] rows, got {rows!r}")
+    out = []
+    for row in rows:
+        if not (isinstance(row, (list, tuple)) and len(row) == 3
+                and all(isinstance(v, str) and v.strip() for v in row)):
+            raise ValueError(f"each row of book_licences must be [what, licence, URL], got {row!r}")
+        out.append(tuple(v.strip() for v in row))
+    return out
+
+
+def footer_html(stamp: BuildStamp, licences=()) -> str:
+    """One paragraph: the build stamp and the ``licences`` ([what, licence, URL] rows,
+    :func:`licence_rows`), with the commit marked for tests."""
     text = html.escape(stamp.describe())
     if stamp.commit:
         marked = f'<code class="asb-commit" data-sha="{html.escape(stamp.sha or "")}">{html.escape(stamp.commit)}</code>'
         text = text.replace(html.escape(stamp.commit), marked, 1)
-    (tname, turl), (cname, curl) = TEXT_LICENCE, CODE_LICENCE
-    return (
-        f'<p class="asb-build">{text}. '
-        f'Text and figures: <a href="{turl}" rel="license">{tname}</a>; '
-        f'code: <a href="{curl}" rel="license">{cname}</a>.</p>'
-    )
+    esc = html.escape
+    named = "; ".join(f'{esc(what)}: <a href="{esc(url)}" rel="license">{esc(name)}</a>'
+                      for what, name, url in licence_rows(licences))
+    return f'<p class="asb-build">{text}.' + (f" {named}." if named else "") + "</p>"
 
 
 def social_tags(*, title: str, description: str, url: str, image_url: str, image_alt: str,
@@ -120,30 +132,33 @@ def social_tags(*, title: str, description: str, url: str, image_url: str, image
     return "\n".join(tags) + "\n"
 
 
-def preview_card(path: str | Path, *, title: str, subtitle: str, site_text: str) -> str:
-    """Write the social preview PNG: the main explorable's frame at its default setting
-    (pixel for pixel, not rescaled) under the book's title. Returns the image's alt text."""
+def preview_card(path: str | Path, *, title: str, subtitle: str, site_text: str,
+                 figure: tuple[bytes, str] | None = None) -> str:
+    """Write the social preview PNG: the book's ``title`` and ``subtitle`` (matplotlib's
+    mathtext, ``$...$``, allowed) over ``figure``, a PNG and its alt text (placed pixel for
+    pixel, not rescaled), when there is one. Returns the image's alt text."""
     import numpy as np
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from PIL import Image
 
-    from attention_scaling.explorables import attention_explorer
-
-    explorer = attention_explorer()
-    frame_png, frame_alt, _ = explorer.frame()  # every control at its default
-    frame = np.asarray(Image.open(io.BytesIO(frame_png)).convert("RGB"))
     width, height = PREVIEW_SIZE
-    fh, fw = frame.shape[:2]
     top = CARD_FRAME_TOP
-    if fw > width or fh > height - top - 60:
-        raise ValueError(f"the explorer's frame ({fw}×{fh}) no longer fits the {width}×{height} card")
+    frame = None
+    if figure is not None:
+        frame_png, frame_alt = figure
+        frame = np.asarray(Image.open(io.BytesIO(frame_png)).convert("RGB"))
+        fh, fw = frame.shape[:2]
+        if fw > width or fh > height - top - 60:
+            raise ValueError(f"the preview figure's frame ({fw}×{fh}) does not fit the {width}×{height} card")
 
     fig = Figure(figsize=(width / 100, height / 100), dpi=100, facecolor="white")
     FigureCanvasAgg(fig)
     fig.text(0.04, 1 - 58 / height, title, size=32, weight="bold", color="#1f4e79", va="center")
-    fig.text(0.04, 1 - 112 / height, subtitle, size=19, color="#2b2b2b", va="center")
-    fig.figimage(frame, xo=(width - fw) // 2, yo=height - top - fh, origin="upper")
+    if subtitle:
+        fig.text(0.04, 1 - 112 / height, subtitle, size=19, color="#2b2b2b", va="center")
+    if frame is not None:
+        fig.figimage(frame, xo=(width - fw) // 2, yo=height - top - fh, origin="upper")
     fig.text(0.04, 40 / height, site_text, size=14, color="#4a4a4a", va="center")
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=100, facecolor="white")
@@ -153,6 +168,9 @@ def preview_card(path: str | Path, *, title: str, subtitle: str, site_text: str)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     card.save(path, format="PNG", optimize=True)
+    if frame is None:
+        words = " ".join(plain_text_maths(subtitle).replace("$", "").split())
+        return _clip_sentences(f"Preview of the book: {title}" + (f". {words}" if words else ""), ALT_LIMIT)
     return _clip_sentences(f"Preview of the book: {frame_alt}", ALT_LIMIT)
 
 

@@ -10,7 +10,13 @@ Publishing (see :mod:`attention_book.publishing`): the base URL comes from one p
 Open Graph tags and the 404 page. Every page's footer names the commit and date the book
 was built from, and every build writes every page so that footer and the sitemap (which
 lists the pages written) are never stale. The social preview image is drawn by the
-build from the main explorable, and the build writes its own 404 page and landing page.
+build (the book's title and subtitle, over a picture the book may name), and the build
+writes its own 404 page and landing page.
+
+What is the book's own (its description, the licences its footer names, the preview's
+subtitle and picture, printable sheets) is configuration, ``sphinx.config`` in _config.yml,
+declared with neutral defaults by :func:`attention_book.setup` (:data:`attention_book.CONFIG`):
+this package imports no book's package, and builds a book that has none.
 
 Player frames (see ``externalize_frames``): after the build, every frame a static player
 carries inline is written once to a content-addressed file under ``_images/asb/`` and the
@@ -22,6 +28,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import importlib
+import importlib.util
 import json
 import os
 import re
@@ -30,7 +38,7 @@ import sys
 from pathlib import Path
 
 from docutils import nodes
-from sphinx.errors import SphinxError
+from sphinx.errors import ConfigError, SphinxError
 from sphinx.util import logging
 
 from . import publishing
@@ -81,25 +89,88 @@ def _configure_publishing(app, config):
         base += "/"  # urljoin would otherwise drop the last path segment
     config.html_baseurl = base
     config.ogp_site_url = base
-    config.ogp_image = publishing.PREVIEW_PATH
+    config.ogp_image = _preview_path(config)
     config.ogp_site_name = _book_title(config)
+    for name in ("book_preview_figure", "book_sheets"):
+        _function_spec(config, name)  # a mistyped setting fails now, not at the end of the build
     stamp = publishing.build_stamp(app.srcdir)
     app.asb_build_stamp = stamp
     options = dict(config.html_theme_options or {})
-    options["extra_footer"] = publishing.footer_html(stamp)
+    options["extra_footer"] = _footer(app)
     config.html_theme_options = options
 
 
-def _package_key(app) -> str:
-    """The preview is drawn by this package (publishing) from the reader's (explorables)."""
-    import attention_scaling
+def _footer(app) -> str:
+    """The build stamp and the licences the book names (``book_licences``)."""
+    try:
+        return publishing.footer_html(app.asb_build_stamp, app.config.book_licences)
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
 
+
+def _preview_path(config) -> str:
+    """Where the link-preview card goes, relative to the site root (``book_preview_path``)."""
+    path = (config.book_preview_path or "").strip().lstrip("/")
+    if not path.endswith(".png") or ".." in path.split("/"):
+        raise ConfigError(f"book_preview_path must be a .png path inside the site, got {config.book_preview_path!r}")
+    return path
+
+
+def _function_spec(config, name: str) -> tuple[str, str] | None:
+    """(module, function) of a ``module:function`` setting, None when it is empty."""
+    spec = (getattr(config, name) or "").strip()
+    if not spec:
+        return None
+    module, _, function = spec.partition(":")
+    if not (module and function.isidentifier() and all(p.isidentifier() for p in module.split("."))):
+        raise ConfigError(f"{name} must name a function as module:function, got {spec!r}")
+    return module, function
+
+
+def _configured_function(config, name: str):
+    """The function a ``module:function`` setting names (imported now), or None."""
+    spec = _function_spec(config, name)
+    if spec is None:
+        return None
+    try:
+        return getattr(importlib.import_module(spec[0]), spec[1])
+    except (ImportError, AttributeError) as e:
+        raise ConfigError(f"{name}: cannot import {spec[0]}:{spec[1]} ({e})") from None
+
+
+def _package_key(app) -> str:
+    """The preview is drawn by this package (publishing), from the package of the book's
+    picture when it names one (``book_preview_figure``), with the book's words."""
+    sources = sorted(Path(__file__).parent.glob("*.py"))
+    spec = _function_spec(app.config, "book_preview_figure")
+    found = importlib.util.find_spec(spec[0].split(".")[0]) if spec else None
+    if found is not None and found.submodule_search_locations:  # a package: its modules
+        sources += [p for d in found.submodule_search_locations for p in sorted(Path(d).glob("*.py"))]
+    elif found is not None and found.origin:  # a module of its own
+        sources.append(Path(found.origin))
     digest = hashlib.sha256()
-    for package in (Path(attention_scaling.__file__).parent, Path(__file__).parent):
-        for path in sorted(package.glob("*.py")):
-            digest.update(f"{package.name}/{path.name}".encode() + path.read_bytes())
-    digest.update(f"{_book_title(app.config)}|{app.config.html_baseurl}".encode())
+    for path in sources:
+        digest.update(f"{path.parent.name}/{path.name}".encode() + path.read_bytes())
+    config = app.config
+    digest.update(f"{_book_title(config)}|{config.html_baseurl}|{config.book_preview_subtitle}|"
+                  f"{config.book_preview_figure}".encode())
     return digest.hexdigest()
+
+
+def _preview_figure(app) -> tuple[bytes, str] | None:
+    """The picture of the preview card, from ``book_preview_figure``: a function that
+    returns (PNG bytes, alt text), or an object whose ``frame()`` returns them first (an
+    explorer at its default setting). None when the book names none."""
+    make = _configured_function(app.config, "book_preview_figure")
+    if make is None:
+        return None
+    made = make()
+    if hasattr(made, "frame"):
+        made = made.frame()
+    png, alt = made[0], made[1]
+    if not (isinstance(png, bytes) and isinstance(alt, str)):
+        raise ConfigError(f"book_preview_figure ({app.config.book_preview_figure}) must give (PNG bytes, alt text)")
+    return png, alt
 
 
 def _make_preview(app):
@@ -115,12 +186,13 @@ def _make_preview(app):
         alt = publishing.preview_card(
             png,
             title=_book_title(app.config),
-            subtitle=r"An interactive book on why attention divides by $\sqrt{d_k}$",
+            subtitle=app.config.book_preview_subtitle or "",
             site_text=site_text,
+            figure=_preview_figure(app),
         )
         alt_file.write_text(alt, encoding="utf-8")
         key_file.write_text(key)
-    target = Path(app.outdir) / publishing.PREVIEW_PATH
+    target = Path(app.outdir) / _preview_path(app.config)
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(png, target)
     app.config.ogp_image_alt = alt_file.read_text(encoding="utf-8")
@@ -142,8 +214,10 @@ def _book_title(config) -> str:
     return config.html_title or config.project
 
 
-# For pages whose own first words are not a description (indices, search, 404, the root).
-BOOK_DESCRIPTION = "An interactive book on why the softmax saturates and why attention divides by √d_k."
+def _book_description(config) -> str:
+    """What pages whose own first words are not a description say (indices, search, 404,
+    the root): ``book_description`` in _config.yml, else the book's title."""
+    return " ".join((config.book_description or "").split()) or _book_title(config)
 
 
 _DESCRIPTION = re.compile(r'(<meta (?:property|name)="(?:og:description|description)" content=")([^"]*)(")')
@@ -179,17 +253,18 @@ def _add_social_tags(app, pagename, templatename, context, doctree):
         return
     if not app.config.html_baseurl:
         # No address, so no link-preview tags; a search engine still gets a description.
-        context["metatags"] = with_description(_plain_descriptions(context.get("metatags", "")), BOOK_DESCRIPTION)
+        context["metatags"] = with_description(_plain_descriptions(context.get("metatags", "")),
+                                               _book_description(app.config))
         return
     metatags = _plain_descriptions(context.get("metatags", ""))
     found = {k: html.unescape(v) for k, v in _META.findall(metatags)}
     title = re.sub(r"<[^>]+>", "", context.get("title") or _book_title(app.config))
-    image = app.config.html_baseurl + publishing.PREVIEW_PATH
+    image = app.config.html_baseurl + _preview_path(app.config)
     alt = app.config.ogp_image_alt or _book_title(app.config)
     has_og = "og:title" in found
     context["metatags"] = metatags + publishing.social_tags(
         title=found.get("og:title", title),
-        description=found.get("og:description") or BOOK_DESCRIPTION,
+        description=found.get("og:description") or _book_description(app.config),
         url=found.get("og:url", _page_url(app, pagename)),
         image_url=found.get("og:image", image),
         image_alt=found.get("og:image:alt", alt),
@@ -219,26 +294,27 @@ def _toc_pages(app) -> list[tuple[str, str]]:
 
 def _write_site_pages(app, exception):
     """The 404 page and the landing page (before sphinx-external-toc's plain redirect), and the
-    printable worksheet and exit ticket (attention_scaling.worksheets)."""
+    book's printable sheets, when it names a function that writes them (``book_sheets``)."""
     if exception is not None or not _is_html(app):
         return
     out = Path(app.outdir)
     base = app.config.html_baseurl
     pages = _toc_pages(app)
-    image = base + publishing.PREVIEW_PATH
+    image = base + _preview_path(app.config)
     alt = app.config.ogp_image_alt or _book_title(app.config)
     title = _book_title(app.config)
+    description = _book_description(app.config)
     icon = Path(app.confdir) / (app.config.html_favicon or "")
     favicon = icon.read_bytes() if icon.is_file() else b'<svg xmlns="http://www.w3.org/2000/svg"/>'
-    tags_404 = publishing.social_tags(title=f"Page not found · {title}", description=BOOK_DESCRIPTION,
+    tags_404 = publishing.social_tags(title=f"Page not found · {title}", description=description,
                                       url=base + "404.html", image_url=image, image_alt=alt, site_name=title)
     (out / "404.html").write_text(
         publishing.not_found_page(book_title=title, baseurl=base, pages=pages, favicon_svg=favicon,
-                                  footer=publishing.footer_html(app.asb_build_stamp), tags=tags_404),
+                                  footer=_footer(app), tags=tags_404),
         encoding="utf-8",
     )
     first_path, first_title = pages[0]
-    tags_root = publishing.social_tags(title=title, description=BOOK_DESCRIPTION, url=base,
+    tags_root = publishing.social_tags(title=title, description=description, url=base,
                                        image_url=image, image_alt=alt, site_name=title)
     (out / "index.html").write_text(
         publishing.landing_page(book_title=title, first_page=first_path, first_title=first_title,
@@ -246,9 +322,11 @@ def _write_site_pages(app, exception):
         encoding="utf-8",
     )
     logger.info("attention_book: wrote 404.html and index.html for %s", base)
-    from attention_scaling.worksheets import write_sheets
-
-    sheets = write_sheets(out, footer=publishing.footer_html(app.asb_build_stamp))
+    write_sheets = _configured_function(app.config, "book_sheets")
+    if write_sheets is None:
+        return
+    # The function writes pages into the site and returns their paths (footer: the pages' own).
+    sheets = [Path(p) for p in write_sheets(out, footer=_footer(app))]
     for sheet in sheets:
         _tag_sheet(app, sheet, favicon)
     logger.info("attention_book: wrote the printable sheets %s", ", ".join(p.name for p in sheets))
@@ -264,13 +342,13 @@ def _tag_sheet(app, sheet: Path, favicon: bytes) -> None:
     text = sheet.read_text(encoding="utf-8")
     found = re.search(r"<title>(.*?)</title>", text, re.S)
     title = html.unescape(found.group(1)) if found else "A sheet"
-    description = f"{title}, to print for a class. {BOOK_DESCRIPTION}"
+    description = f"{title}, to print for a class. {_book_description(app.config)}"
     base = app.config.html_baseurl
     path = sheet.relative_to(app.outdir).as_posix()
     tags = ""
     if base:
         tags = publishing.social_tags(title=title, description=description, url=base + path,
-                                      image_url=base + publishing.PREVIEW_PATH,
+                                      image_url=base + _preview_path(app.config),
                                       image_alt=app.config.ogp_image_alt or _book_title(app.config),
                                       site_name=_book_title(app.config))
         links = getattr(app.env.app, "sitemap_links", None)
