@@ -89,3 +89,9 @@ def test_not_found_page_links_from_the_site_root():
     assert 'data-baseurl="https://x.test/b/"' in page
     assert '<a data-path="book/a.html" href="book/a.html">1. A</a>' in page
     assert "src=\"data:image/svg+xml;base64," in page
+
+
+def test_landing_page_names_the_icon_only_when_the_book_has_one():
+    args = dict(book_title="B", first_page="a.html", first_title="A", canonical="https://x.test/a.html", tags="")
+    assert 'rel="icon"' not in pub.landing_page(**args)
+    assert '<link rel="icon" href="_static/i.svg" />' in pub.landing_page(**args, icon="_static/i.svg")

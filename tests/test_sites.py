@@ -156,6 +156,22 @@ def test_the_tags_name_the_tiny_book(tiny):
     assert "Built on " in footer and "license" not in footer
 
 
+@pytest.mark.build
+def test_every_file_a_page_loads_is_in_the_site(tiny):
+    """Stylesheets, scripts, images and icons: the ones the build writes into the pages (the
+    landing page's icon among them) exist in this book's site, not only in the main book's."""
+    pages = sorted(p for p in tiny.html.rglob("*.html") if p.relative_to(tiny.html).parts[0] != "_static")
+    missing = []
+    for path in pages:
+        for tag in re.findall(r"<(?:link|script|img)\b[^>]*>", path.read_text(encoding="utf-8")):
+            for url in re.findall(r'\b(?:href|src)="([^"]+)"', tag):
+                if re.match(r"[a-z][a-z0-9+.-]*:|#|//", url):
+                    continue
+                if not (path.parent / url.split("#")[0].split("?")[0]).is_file():
+                    missing.append(f"{path.relative_to(tiny.html)}: {url}")
+    assert len(pages) >= 5 and missing == []
+
+
 def main_book_strings() -> list[str]:
     """What only the main book says: its title, author, words and licences, and its package."""
     config = MAIN["sphinx"]["config"]

@@ -305,10 +305,13 @@ def not_found_page(*, book_title: str, baseurl: str, pages: list[tuple[str, str]
 """
 
 
-def landing_page(*, book_title: str, first_page: str, first_title: str, canonical: str, tags: str) -> str:
+def landing_page(*, book_title: str, first_page: str, first_title: str, canonical: str, tags: str,
+                 icon: str = "") -> str:
     """The site root: an immediate redirect to the first page (as Jupyter Book writes it),
-    plus a title, a canonical link and the social tags, so a shared root URL has a preview."""
+    plus a title, a canonical link, the book's ``icon`` (its URL from the root; none when
+    "") and the social tags, so a shared root URL has a preview."""
     esc = html.escape
+    icon_link = f'<link rel="icon" href="{esc(icon)}" />\n' if icon else ""
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -316,8 +319,7 @@ def landing_page(*, book_title: str, first_page: str, first_title: str, canonica
 <meta http-equiv="Refresh" content="0; url={esc(first_page)}" />
 <title>{esc(book_title)}</title>
 <link rel="canonical" href="{esc(canonical)}" />
-<link rel="icon" href="_static/favicon.svg" />
-{tags}</head>
+{icon_link}{tags}</head>
 <body>
 <p>The book starts at <a href="{esc(first_page)}">{esc(first_title)}</a>.</p>
 </body>

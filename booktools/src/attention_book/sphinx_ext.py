@@ -318,7 +318,7 @@ def _write_site_pages(app, exception):
                                        image_url=image, image_alt=alt, site_name=title)
     (out / "index.html").write_text(
         publishing.landing_page(book_title=title, first_page=first_path, first_title=first_title,
-                                canonical=base + first_path, tags=tags_root),
+                                canonical=base + first_path, tags=tags_root, icon=_favicon_url(app)),
         encoding="utf-8",
     )
     logger.info("attention_book: wrote 404.html and index.html for %s", base)
@@ -330,6 +330,15 @@ def _write_site_pages(app, exception):
     for sheet in sheets:
         _tag_sheet(app, sheet, favicon)
     logger.info("attention_book: wrote the printable sheets %s", ", ".join(p.name for p in sheets))
+
+
+def _favicon_url(app) -> str:
+    """The book's icon from the site root: Sphinx copies html_favicon into _static/ (a URL
+    stays as it is); "" when the book has none."""
+    favicon = (app.config.html_favicon or "").strip()
+    if not favicon or "://" in favicon:
+        return favicon
+    return f"_static/{Path(favicon).name}"
 
 
 def _tag_sheet(app, sheet: Path, favicon: bytes) -> None:
