@@ -206,3 +206,30 @@ def pytest_collection_finish(session):
         from test_dist import start_background_install
 
         start_background_install()
+
+
+# Files that start a long job of their own in the background (a venv with the oldest
+# versions, the archive's offline install) and then wait for it.
+_BACKGROUND_FILES = ("test_oldest.py", "test_dist.py")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Run order, file by file (make test's workers take whole files, in this order): first the
+    files that start a background job, so that it overlaps everything else; then the files
+    that need no built book, which keep the workers busy while the book builds in the
+    background; last the files that need the build. Within a file the order is unchanged.
+    Before this, a worker that drew a browser test early sat idle until the build was done."""
+    needs_build: dict[str, bool] = {}
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        needs_build[path] = needs_build.get(path, False) or "built_book" in item.fixturenames
+
+    def rank(path: str) -> int:
+        if path.endswith(_BACKGROUND_FILES):
+            return 0
+        return 2 if needs_build[path] else 1
+
+    first_seen = {}
+    for i, item in enumerate(items):
+        first_seen.setdefault(item.nodeid.split("::", 1)[0], i)
+    items.sort(key=lambda item: (rank(p := item.nodeid.split("::", 1)[0]), first_seen[p]))

@@ -63,7 +63,7 @@ METHODS = ("plain", "log-n", "soft-cap", "zero-logit")
 LOGN_REFERENCE = 16
 LOGN_S = 1.0 / np.log(LOGN_REFERENCE)
 #: The toy's soft cap. Gemma 2 caps attention logits at 50; the toy's scores have unit
-#: variance, so a cap of that size would never bind here. 5 binds at the toy's gaps.
+#: variance, so a cap of that size would barely act here. 5 binds at the toy's gaps.
 CAP = 5.0
 #: Their names in words (plain text), with the toy's own s and c, which the reader needs.
 NAMES = {"plain": "plain 1/√d_k", "log-n": f"s·ln n scaling, s = 1/ln {LOGN_REFERENCE}",

@@ -189,6 +189,22 @@ def _readout_data(readouts: list) -> dict:
 
 
 @dataclass
+def _present_markup(has_stops: bool) -> str:
+    """Presentation mode's markup (player.js): a Present button, shown only once the script
+    runs and never printed, and the bar it shows: the stop, then Back and Next for a touch
+    screen or a mouse (a clicker sends the keys their labels and titles name) and Close."""
+    return (
+        '<button type="button" class="asb-present-open" title="Show this player full screen, '
+        f'{"with the lesson&#39;s stops" if has_stops else "one value at a time"}">Present</button>'
+        '<div class="asb-present-bar"><p class="asb-stop" aria-live="polite"></p>'
+        '<span class="asb-present-nav">'
+        '<button type="button" class="asb-present-back" title="Previous stop (← or PageUp)">← Back</button>'
+        '<button type="button" class="asb-present-next" title="Next stop (→, PageDown or Space)">Next →</button>'
+        '<button type="button" class="asb-present-close" title="Leave (Escape)">Close <kbd>Esc</kbd></button>'
+        '</span></div>'
+    )
+
+
 class Explorable:
     """A figure with its controls, shown live or as a static player (see the module docstring).
 
@@ -392,17 +408,7 @@ class Explorable:
         payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
         return (
             f'<div class="asb-player" id="{uid}" role="group" aria-label="{html.escape(plain_text(self.title))}">'
-            # presentation mode (player.js): shown only once the script runs, never printed
-            f'<button type="button" class="asb-present-open" title="Show this player full screen, '
-            f'{"with the lesson&#39;s stops" if stops else "one value at a time"}">Present</button>'
-            # the bar: the stop, then Back / Next for a touch screen or a mouse (a clicker sends
-            # the keys their labels and titles name) and Close
-            f'<div class="asb-present-bar"><p class="asb-stop" aria-live="polite"></p>'
-            '<span class="asb-present-nav">'
-            '<button type="button" class="asb-present-back" title="Previous stop (← or PageUp)">← Back</button>'
-            '<button type="button" class="asb-present-next" title="Next stop (→, PageDown or Space)">Next →</button>'
-            '<button type="button" class="asb-present-close" title="Leave (Escape)">Close <kbd>Esc</kbd></button>'
-            '</span></div>'
+            f'{_present_markup(bool(stops))}'
             f'<p class="asb-title" id="{uid}-title">{math_html(self.title)}</p>'
             f'<div class="asb-controls">{"".join(rows)}</div>'
             f'<div class="asb-scroll"{key_attr}><div class="asb-stack" style="aspect-ratio: {width} / {height}">'
