@@ -188,7 +188,6 @@ def _readout_data(readouts: list) -> dict:
             "said": one(said_of)}
 
 
-@dataclass
 def _present_markup(has_stops: bool) -> str:
     """Presentation mode's markup (player.js): a Present button, shown only once the script
     runs and never printed, and the bar it shows: the stop, then Back and Next for a touch
@@ -205,6 +204,7 @@ def _present_markup(has_stops: bool) -> str:
     )
 
 
+@dataclass
 class Explorable:
     """A figure with its controls, shown live or as a static player (see the module docstring).
 

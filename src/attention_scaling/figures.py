@@ -174,9 +174,7 @@ def self_gradient_curve(marks: dict[str, float] | None = None, width: float = 9.
     marks = dict(marks or {})
     values = v.probabilities(list(marks.values()) or [0.5], "marks", axis=None)
     fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")), layout="constrained")
-    if not log_view:
-        return _self_gradient_linear(fig, marks, values)
-    ax, ax_log = fig.subplots(1, 2)
+    ax, ax_log = fig.subplots(1, 2) if log_view else (fig.subplots(), None)
     p = np.linspace(0.0, 1.0, 401)
     ax.plot(p, diagonal_gradient(p), color=COLORS["curve"], linewidth=2)
     ax.axhline(0.25, color="0.5", linestyle=":", linewidth=1)
@@ -185,46 +183,29 @@ def self_gradient_curve(marks: dict[str, float] | None = None, width: float = 9.
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 0.3)
     ax.set_xlabel(r"weight $P_1$")
-    ax.set_ylabel(r"gradient $\partial P_1/\partial z_1 = P_1(1-P_1)$")
-    distance = np.logspace(-4, np.log10(0.5), 200)
-    ax_log.loglog(distance, diagonal_gradient(distance), color=COLORS["curve"], linewidth=2)
-    ax_log.set_xlabel(r"distance from the nearer end, $\min(P_1, 1-P_1)$")
-    ax_log.set_ylabel(r"$P_1(1-P_1)$ (log scale)")
-    ax_log.set_xlim(1e-4, 0.5)
+    ax.set_ylabel((r"gradient " if log_view else "") + r"$\partial P_1/\partial z_1 = P_1(1-P_1)$")
+    if ax_log is not None:
+        distance = np.logspace(-4, np.log10(0.5), 200)
+        ax_log.loglog(distance, diagonal_gradient(distance), color=COLORS["curve"], linewidth=2)
+        ax_log.set_xlabel(r"distance from the nearer end, $\min(P_1, 1-P_1)$")
+        ax_log.set_ylabel(r"$P_1(1-P_1)$ (log scale)")
+        ax_log.set_xlim(1e-4, 0.5)
     shapes = "osD^v<>"
     for i, (label, value) in enumerate(zip(marks, values if marks else [])):
         g = float(diagonal_gradient(value))
         style = {"color": COLORS["mark"], "markersize": 7, "zorder": 3, "clip_on": False,
                  "markerfacecolor": "white" if i % 2 else COLORS["mark"]}
-        ax.plot([value], [g], shapes[i % len(shapes)], label=f"{label}: $P(1-P)$ = {g:.4g}", **style)
-        ax_log.plot([min(value, 1 - value)], [max(g, 1e-12)], shapes[i % len(shapes)], **style)
-    if marks:
+        named = f"{label}: $P(1-P)$ = {g:.4g}" if log_view else f"{label}: {g:.4g}"
+        ax.plot([value], [g], shapes[i % len(shapes)], label=named, **style)
+        if ax_log is not None:
+            ax_log.plot([min(value, 1 - value)], [max(g, 1e-12)], shapes[i % len(shapes)], **style)
+    if marks and log_view:
         fig.legend(loc="outside lower center", ncols=min(len(marks), 2), fontsize=SMALL_PT, frameon=False)
-    _style(ax)
-    _style(ax_log)
-    return fig
-
-
-def _self_gradient_linear(fig: Figure, marks: dict[str, float], values) -> Figure:
-    """The left view of :func:`self_gradient_curve` alone, its legend inside, below the peak."""
-    ax = fig.subplots()
-    p = np.linspace(0.0, 1.0, 401)
-    ax.plot(p, diagonal_gradient(p), color=COLORS["curve"], linewidth=2)
-    ax.axhline(0.25, color="0.5", linestyle=":", linewidth=1)
-    ax.annotate(r"maximum $\frac{1}{4}$ at $P=\frac{1}{2}$", xy=(0.5, 0.25), xytext=(0.5, 0.272),
-                ha="center", fontsize=SMALL_PT, color="0.3")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 0.3)
-    ax.set_xlabel(r"weight $P_1$")
-    ax.set_ylabel(r"$\partial P_1/\partial z_1 = P_1(1-P_1)$")
-    shapes = "osD^v<>"
-    for i, (label, value) in enumerate(zip(marks, values if marks else [])):
-        g = float(diagonal_gradient(value))
-        ax.plot([value], [g], shapes[i % len(shapes)], color=COLORS["mark"], markersize=7, zorder=3, clip_on=False,
-                markerfacecolor="white" if i % 2 else COLORS["mark"], label=f"{label}: {g:.4g}")
-    if marks:
+    elif marks:  # the small figure: inside, below the peak
         ax.legend(loc="lower center", fontsize=SMALL_PT, frameon=False, handletextpad=0.3)
-    _style(ax)
+    for axes in (ax, ax_log):
+        if axes is not None:
+            _style(axes)
     return fig
 
 
