@@ -266,6 +266,18 @@
     var search = typeof Search !== "undefined" ? Search : null;
     if (!search || typeof search.htmlToText !== "function" || search.asbLinear) return;
     var htmlToText = search.htmlToText;
+    // Opened from disk, the browser refuses the page fetches that quote each hit (file://),
+    // and every refusal was an error in the console: a page on disk is not asked for, and
+    // the hits are listed without an excerpt (an empty page gives Sphinx no summary to add).
+    if (location.protocol === "file:" && window.fetch && !window.fetch.asbQuiet) {
+      var realFetch = window.fetch.bind(window);
+      var quietFetch = function (input, init) {
+        var url = new URL(typeof input === "string" ? input : input.url, location.href);
+        return url.protocol === "file:" ? Promise.resolve(new Response("")) : realFetch(input, init);
+      };
+      quietFetch.asbQuiet = true;
+      window.fetch = quietFetch;
+    }
     search.htmlToText = function (htmlString, anchor) {
       var doc = new DOMParser().parseFromString(htmlString, "text/html");
       // the page's chrome inside the theme's main element is not its text: the article's

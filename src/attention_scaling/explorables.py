@@ -890,7 +890,8 @@ def _describe_context(state) -> Readout:
     p, r = state["params"], state["readouts"]
     sink = r["sink"] if p["method"] == "zero-logit" else None
     return Readout(
-        lead=(f"One draw (seed {p['seed']}) of {p['n'] - 1} distractor scores ~ N(0, 1) and a needle scored "
+        lead=(f"One draw (seed {p['seed']}) of {p['n'] - 1} distractor score{'s' if p['n'] > 2 else ''} ~ N(0, 1) "
+              f"and a needle scored "
               f"Δ = {p['gap']:g}; n = {p['n']} keys, {_subscripts(NAMES[p['method']])}."),
         groups=(Group("", (Row("needle weight", r["needle"], near_one=True), Row("its P(1−P)", r["P(1-P)"]),
                            Row("its gradient dP/dΔ", r["gradient"]),
