@@ -160,6 +160,8 @@
     }
     place();
     window.addEventListener("resize", place);
+    // Moving the player (Present mode and back) resets its scroll: open on the key panel again.
+    root.asbKeyPanelAgain = function () { couldScroll = false; place(); };
   }
   // --- Presentation mode ------------------------------------------------------------
   // The player fills the screen (a fixed overlay, moved to the end of <body> so that no
@@ -207,8 +209,11 @@
         var el = root.querySelector(sel);
         return sum + (el ? el.offsetHeight + parseFloat(cs.rowGap || 0) : 0);
       }, 0);
+      // what the figure's scroller holds besides the figure (a phone's "swipe" line)
+      var scroller = root.querySelector(".asb-scroll"), stack = root.querySelector(".asb-stack");
+      var extra = scroller && stack ? Math.max(0, scroller.offsetHeight - stack.offsetHeight) : 0;
       var room = root.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) -
-        bar.offsetHeight - parseFloat(cs.rowGap || 0) - below;
+        bar.offsetHeight - parseFloat(cs.rowGap || 0) - below - extra;
       root.style.setProperty("--asb-room", Math.max(120, Math.floor(room)) + "px");
     }
     function describe() {  // the caption: the stop shown, or the one last visited
@@ -282,6 +287,7 @@
       window.addEventListener("resize", layout);
       if (refit) { refit.observe(root.querySelector(".asb-readout")); }
       go(0);
+      if (root.asbKeyPanelAgain) { root.asbKeyPanelAgain(); }
       root.focus({ preventScroll: true });
       if (byClick && root.requestFullscreen) {
         try {
@@ -310,6 +316,7 @@
       caption.textContent = "";
       if (before) { setTo(before); before = null; }
       if (placeholder) { placeholder.parentNode.replaceChild(root, placeholder); placeholder = null; }
+      if (root.asbKeyPanelAgain) { root.asbKeyPanelAgain(); }
       window.scrollTo(scroll[0], scroll[1]);
       open.focus({ preventScroll: true });
     }

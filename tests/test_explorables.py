@@ -906,9 +906,20 @@ def test_the_kernel_never_writes_into_the_view_on_show():
     assert _shown(box)[1].value == cache.views[cache.slider.index].children[1].value
 
 
-def test_the_attention_figure_names_its_key_panel_and_others_name_none():
-    """A phone's player opens on the |q·k| panel (player.js reads data-key-from): the figure
-    says where that panel starts, tick labels included, as a fraction of its width."""
+def test_every_explorer_figure_names_its_key_panel():
+    """A phone's player opens on its key panel (player.js reads data-key-from): attention's
+    |q·k| panel, the scale explorer's gradients, normalisation's curves against m and the
+    needle's weight against n. The figure says where that panel starts, tick labels
+    included, as a fraction of its width."""
+    from attention_scaling.context import ContextFigure
+
+    for figure, rank in ((ScaleFigure(), 1), (NormalizationFigure(), 1), (ContextFigure(), 2)):
+        start = figure.key_panel_start()  # first: it draws the background, so the layout is final
+        panels = sorted(figure.fig.axes, key=lambda ax: ax.get_position().x0)
+        assert figure.key_axes is panels[rank], type(figure).__name__
+        left = panels[rank].get_tightbbox(figure.canvas.get_renderer()).x0 / figure.fig.bbox.width
+        assert start == pytest.approx(left)
+        assert panels[rank - 1].get_position().x1 < start + 0.1
     fig = AttentionFigure()
     start = fig.key_panel_start()
     renderer = fig.canvas.get_renderer()
@@ -918,4 +929,17 @@ def test_the_attention_figure_names_its_key_panel_and_others_name_none():
     assert start == pytest.approx(left) and 0.5 < start < 0.8
     middle = panels[1].get_position()
     assert start > middle.x0 + 0.5 * middle.width  # it starts past the middle panel's centre
-    assert ScaleFigure().key_panel_start() is None
+
+
+def test_the_players_note_lists_a_doubling_grid_by_its_first_values_and_its_last():
+    """The note under a player names every value it holds, a doubling grid as "{1, 2, 4, …, 1024}"."""
+    from attention_scaling.explorables import _value_set
+
+    controls = {c.name: c for c in attention_explorer().controls}
+    assert _value_set(controls["d_k"]) == "{1, 2, 4, …, 1024}, doubling"
+    assert _value_set(controls["magnitude"]) == "{" + ", ".join(controls["magnitude"].show(x)
+                                                                for x in controls["magnitude"].values) + "}"
+    n = {c.name: c for c in context_explorer(seed=0).controls}["n"]
+    assert _value_set(n) == "{2, 4, 8, …, 65536}, doubling"
+    method = {c.name: c for c in context_explorer(seed=0).controls}["method"]
+    assert _value_set(method).count(", ") >= len(method.values) - 1  # choices: every one named

@@ -568,6 +568,7 @@ class ContextFigure(BlitFigure):
                      dpi=v.positive_int(dpi, "dpi"), layout="constrained")
         super().__init__(fig)
         ax_w, ax_g, ax_n = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.1, 1.0, 1.0]})
+        self.key_axes = ax_n  # the needle's weight against n: a phone opens on it
         slots = TOP_KEYS + 3  # needle, top distractors, rest, sink
         self._slots = slots
         # bar centres: the needle, the top distractors side by side, then the rest and the sink apart

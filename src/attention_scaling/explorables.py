@@ -392,8 +392,8 @@ class Explorable:
                        "index": self.grid().index(dict(stop.settings))}
                       for stop in stops],
         }
-        grid_note = "; ".join(f"{plain_text(c.label)} in {{{', '.join(c.show(x) for x in c.values)}}}"
-                              for c in self.controls)
+        grid_note = "; ".join(f"every {plain_text(c.label)}" if c.is_choice  # the buttons name them
+                              else f"{plain_text(c.label)} in {_value_set(c)}" for c in self.controls)
         fixed_note = ", ".join(f"{plain_text(c.label)} = {c.show(c.default)}" for c in self.live_only)
         width, height = fig.fig.canvas.get_width_height()
         key_from = fig.key_panel_start()
@@ -878,6 +878,18 @@ def magnitude_to_saturate(threshold: float = 0.9, d_k: int = 64, n_keys: int = 1
     }
 
 
+def _value_set(control) -> str:
+    """A control's values as the player's note lists them: every value, or, for six or more
+    that each double the last (d_k 1 to 1024, n 2 to 65 536), the first three and the last."""
+    shown = [control.show(x) for x in control.values]
+    doubling = (len(shown) >= 6 and not control.is_choice
+                and all(isinstance(x, (int, float)) and x > 0 for x in control.values)
+                and all(b == 2 * a for a, b in zip(control.values, control.values[1:])))
+    if doubling:
+        return f"{{{shown[0]}, {shown[1]}, {shown[2]}, …, {shown[-1]}}}, doubling"
+    return "{" + ", ".join(shown) + "}"
+
+
 # --- context length: the needle among n keys (book/keep-long-contexts-sharp.md) -------------------
 
 #: Gaps the live gap slider steps through: every quarter from 0 to 10 (the player's among them).
@@ -911,8 +923,7 @@ def context_explorer(seed: int = 0) -> Explorable:
     seed = v.positive_int(seed, "seed", minimum=0)
     return Explorable(
         name="context",
-        title=(rf"A needle among $n$ keys: plain $1/\sqrt{{d_k}}$, s·ln n scaling, soft-cap and an extra "
-               rf"zero logit (one draw of the distractors, seed {seed})"),
+        title=rf"A needle among $n$ keys, four ways (one draw of the distractors, seed {seed})",
         make_figure=lambda: ContextFigure(seed=seed),
         controls=[
             Control("method", "method", "", METHODS, "plain", ("radio", METHODS),

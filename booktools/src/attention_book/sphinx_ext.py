@@ -619,13 +619,31 @@ def _quiz_formulas(why: str):
         yield m.start(), m.end(), tex, m.group(1) is None
 
 
+_MATH_OPEN = '<span class="math notranslate nohighlight">'
+# Punctuation that must not start a line after an inline formula ("$k_j$." wrapping as "." alone).
+_TRAILING = re.compile(r"(</span>)?([.,;:!?)\]\u2019\u201d]+)")
+
+
 def _splice(text: str, found, rendered: dict, escape=None) -> str:
+    """``text`` with each formula replaced by its typeset HTML. An inline formula followed by
+    punctuation is kept on one line with it (``span.asb-nobreak``), with Sphinx's math span
+    inside when the formula has one."""
+    esc = escape or (lambda x: x)
     out, pos = [], 0
     for start, end, tex, display in found:
-        out.append(escape(text[pos:start]) if escape else text[pos:start])
-        out.append(rendered[(tex, display)])
+        before, html_ = text[pos:start], rendered[(tex, display)]
+        tail = None if display else _TRAILING.match(text, end)
+        if tail and (tail.group(1) is None) == (not before.endswith(_MATH_OPEN)):
+            wrapped = before.endswith(_MATH_OPEN)
+            out.append(esc(before[:-len(_MATH_OPEN)] if wrapped else before))
+            out.append('<span class="asb-nobreak">' + (_MATH_OPEN if wrapped else "") + html_
+                       + ("</span>" if wrapped else "") + esc(tail.group(2)) + "</span>")
+            pos = tail.end()
+            continue
+        out.append(esc(before))
+        out.append(html_)
         pos = end
-    out.append(escape(text[pos:]) if escape else text[pos:])
+    out.append(esc(text[pos:]))
     return "".join(out)
 
 
