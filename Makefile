@@ -60,11 +60,11 @@ lint: venv-test
 	$(VENV)/bin/ruff check $(LINT_PY)
 	$(VENV)/bin/codespell --toml pyproject.toml $(SPELL)
 
-# The quick check before a commit: lint, then the package's own tests (scripts/package-tests) on
-# two workers, a file each (test_explorables and test_accuracy, two thirds of the time, run side
-# by side): about 65 s here.
+# The quick check before a commit: lint, then the package tier (tests/package: the reader's
+# package alone, no built book, browser or build tools) on two workers, a file each
+# (test_explorables and test_accuracy, two thirds of the time, run side by side).
 check: lint
-	$(PY) -m pytest -q -n 2 --dist loadfile -p no:cacheprovider -m "not browser and not build" $$(scripts/package-tests)
+	$(PY) -m pytest -q -n 2 --dist loadfile -p no:cacheprovider tests/package
 
 # The browser is found (or installed) first; pytest's summary line is the last output.
 # configurable-http-proxy (npm) for the hub test is found or installed the same way.

@@ -38,3 +38,12 @@ def assert_attention_gradients_match(shape, seed, scaled, atol=1e-7):
     np.testing.assert_allclose(dq, central_difference(lambda x: loss(qx=x), q), atol=atol)
     np.testing.assert_allclose(dk, central_difference(lambda x: loss(kx=x), k), atol=atol)
     np.testing.assert_allclose(dv, central_difference(lambda x: loss(vx=x), val), atol=atol)
+
+
+def player_text(data, index, which="alt"):
+    """Frame ``index``'s alt text (or "said": its spoken readout), as player.js builds it."""
+    from attention_scaling.readout import fill
+
+    r = data["readout"]
+    at = r[which] if isinstance(r[which], int) else r[which][index]
+    return fill(r["templates"][at], r["values"][index])

@@ -31,7 +31,7 @@ from attention_book.sphinx_ext import (
     externalize_frames,
 )
 from book_files import html_page, read_notebook, toc_files
-from test_explorables import player_text
+from checks import player_text
 
 # --- the hook, on small sites ----------------------------------------------------------------
 

@@ -1,8 +1,8 @@
 """The package works with the oldest versions it declares, Colab's ipywidgets 7.7.1 among them.
 
 pyproject.toml's lower bounds are pinned in requirements-oldest.txt, and scripts/test-oldest
-runs the package's own tests (numerics, figures, explorables with a live display and slider
-changes from Python, SymPy derivations) in a venv of those versions. The run starts in the
+runs the package tier, tests/package (numerics, figures, explorables with a live display and
+slider changes from Python, SymPy derivations), in a venv of those versions. The run starts in the
 background as soon as this test is collected (conftest.py), while the book builds on the
 other core, and this test waits for its result.
 """
@@ -75,7 +75,12 @@ def test_package_tests_pass_with_the_oldest_versions():
     lines = [ln for ln in output.splitlines() if not ln.startswith("WARNING: Location")]
     summary = lines[-1] if lines else ""
     assert proc.returncode == 0, "scripts/test-oldest failed:\n" + "\n".join(lines[-60:])
-    # The run really ran the package's tests: a summary with many passes and nothing skipped.
+    # The run really ran the package tier: a summary with many passes and nothing skipped (the
+    # script runs pytest at its default verbosity, which names each file as it runs it) ...
     m = re.search(r"(\d+) passed", summary)
     assert m and int(m[1]) >= 300, f"too few tests ran with the oldest versions: {summary!r}"
     assert "skipped" not in summary and "deselected" not in summary, summary
+    # ... and every file of the package tier, the context science (test_context.py) among them
+    missing = [f.name for f in sorted((ROOT / "tests" / "package").glob("test_*.py"))
+               if f"tests/package/{f.name} " not in output]
+    assert missing == [], f"not run with the oldest versions: {missing}"

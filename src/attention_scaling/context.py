@@ -535,6 +535,9 @@ class ContextFigure(BlitFigure):
     log partition is precomputed at init, so an update costs a few logistic functions.
     """
 
+    #: The needle's weight against n (the third panel): a phone's player opens on it.
+    key_axes = property(lambda self: self.fig.axes[2])
+
     def __init__(self, seed: int = EXPLORER_SEED, s: float = LOGN_S, cap: float = CAP, width: float = 9.6,
                  height: float = 5.2, dpi: int = 100):
         from .figures import Figure
@@ -568,7 +571,6 @@ class ContextFigure(BlitFigure):
                      dpi=v.positive_int(dpi, "dpi"), layout="constrained")
         super().__init__(fig)
         ax_w, ax_g, ax_n = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.1, 1.0, 1.0]})
-        self.key_axes = ax_n  # the needle's weight against n: a phone opens on it
         slots = TOP_KEYS + 3  # needle, top distractors, rest, sink
         self._slots = slots
         # bar centres: the needle, the top distractors side by side, then the rest and the sink apart

@@ -920,6 +920,8 @@ class ScaleFigure(BlitFigure):
     """
 
     SCALE_RANGE = (0.05, 100.0)
+    #: The gradients P(1−P) (the second panel) carry this explorer's story: a phone opens on them.
+    key_axes = property(lambda self: self.fig.axes[1])
 
     def __init__(self, n_scores: int = 8, seed: int = 0, width: float = 9.6, height: float = 3.4, dpi: int = 100,
                  n_draws: int = 200):
@@ -935,7 +937,6 @@ class ScaleFigure(BlitFigure):
                      dpi=v.positive_int(dpi, "dpi"), layout="constrained")
         super().__init__(fig)
         ax_p, ax_g, ax_j = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.0, 1.0, 0.85]})
-        self.key_axes = ax_g  # the gradients carry this explorer's story: a phone opens on them
         idx = np.arange(n + 1) - 0.5
         self._bar_edges = np.repeat(np.arange(n), 2) + np.tile([-0.36, 0.36], n)
         ax_p.set_title(r"weights $P = \mathrm{softmax}(s\,z)$", fontsize=TEXT_PT)
@@ -1030,6 +1031,12 @@ class NormalizationFigure(BlitFigure):
     TEX_NAMES = {"scaled": r"scaled by $1/\sqrt{d_k}$", "qk-l2": "QK-norm", "qk-layernorm": r"LayerNorm on $q$ and $k$"}
     #: Gains the QK-norm curve can be drawn at (the live slider and the static player's grid).
     GAIN_RANGE = (1.0, 128.0)
+    #: QK-norm's and LayerNorm's curves can coincide: their markers alternate along the grid
+    #: (squares, then circles half a step later) so that both stay visible.
+    MARKS = {"scaled": {}, "qk-l2": dict(marker="s", markevery=(0, 8), markersize=5),
+             "qk-layernorm": dict(marker="o", markevery=(4, 8), markersize=5, markerfacecolor="none")}
+    #: The methods' curves against m (the second panel): a phone's player opens on them.
+    key_axes = property(lambda self: self.fig.axes[1])
 
     def __init__(self, d_k: int = 64, n_keys: int = 16, seed: int = 0, width: float = 9.6, height: float = 4.6,
                  dpi: int = 100):
@@ -1050,7 +1057,6 @@ class NormalizationFigure(BlitFigure):
                      dpi=v.positive_int(dpi, "dpi"), layout="constrained")
         super().__init__(fig)
         ax_w, ax_m = fig.subplots(1, 2)
-        self.key_axes = ax_m  # the methods' curves against m: a phone opens on them
         ax_w.set_title("attention weights of one query", fontsize=TEXT_PT)
         edges, zeros = _grouped_bar_edges(n, 0)
         self.bars = self._animate(ax_w.stairs(zeros, edges * 1.0, fill=True, color=COLORS["scaled"]))
@@ -1063,14 +1069,10 @@ class NormalizationFigure(BlitFigure):
         ax_w.plot([], [], "--", color="0.25", label=f"left, dashed: largest weight, mean of {ENSEMBLE_QUERIES} queries")
         self.grid = np.logspace(-1, 1, 41)
         self.curves, self.bands = {}, {}
-        # QK-norm's and LayerNorm's curves can coincide: their markers alternate along the grid
-        # (squares, then circles half a step later) so that both stay visible
-        marks = {"scaled": {}, "qk-l2": dict(marker="s", markevery=(0, 8), markersize=5),
-                 "qk-layernorm": dict(marker="o", markevery=(4, 8), markersize=5, markerfacecolor="none")}
         for mode, style in zip(self.MODES, ("-", "--", ":")):
             stats = [self.expectation(m, mode)["max weight"] for m in self.grid]
             self.curves[mode] = ax_m.plot(self.grid, [e.mean for e in stats], style, linewidth=2,
-                                          label=self.LABELS[mode], **marks[mode])[0]
+                                          label=self.LABELS[mode], **self.MARKS[mode])[0]
             self.bands[mode] = ax_m.fill_between(self.grid, [e.low for e in stats], [e.high for e in stats],
                                                  alpha=0.12, color=self.curves[mode].get_color(), linewidth=0)
         # the QK-norm curve and band follow the gain: drawn with each frame, above the fixed

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = (ROOT / "src" / "attention_scaling", ROOT / "booktools" / "src" / "attention_book")
 MAX_LINES = 60
 

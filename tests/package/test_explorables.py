@@ -25,6 +25,7 @@ from attention_scaling.explorables import (
 )
 from attention_scaling.figures import D_VALUES, MAX_KEYS, SCORE_EDGES, AttentionFigure, ScaleFigure
 from attention_scaling.numerics import normal_cdf, score_sample
+from checks import player_text
 
 
 @pytest.fixture(scope="module")
@@ -146,15 +147,6 @@ def test_layer_over_background_equals_frame(attention_fig):
 def player_data(html_text):
     match = re.search(r'<script type="application/json" class="asb-data">(.*?)</script>', html_text, re.S)
     return json.loads(match.group(1))
-
-
-def player_text(data, index, which="alt"):
-    """Frame ``index``'s alt text (or "said": its spoken readout), as player.js builds it."""
-    from attention_scaling.readout import fill
-
-    r = data["readout"]
-    at = r[which] if isinstance(r[which], int) else r[which][index]
-    return fill(r["templates"][at], r["values"][index])
 
 
 @pytest.fixture(scope="module")
