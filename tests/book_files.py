@@ -9,6 +9,8 @@ import yaml
 from myst_nb.core.read import read_myst_markdown_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
+HTML = ROOT / "_build" / "html"  # the built book
+SCREENSHOTS = ROOT / "_build" / "screenshots"  # what the browser tests save
 
 
 def toc_files() -> list[Path]:

@@ -18,6 +18,10 @@ from pathlib import Path
 
 import pytest
 
+# Test modules import these from book_files (the same three paths), never from conftest:
+# tests/package has a conftest.py of its own, and "from conftest import" would find whichever
+# was loaded last. This file does not import book_files, which needs myst-nb: the package tier
+# also runs with the oldest versions, where the build tools are not installed.
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
 SCREENSHOTS = ROOT / "_build" / "screenshots"

@@ -20,7 +20,7 @@ import pytest
 from attention_scaling.quiz import answer_code, read_code
 from book_files import ROOT, html_page, read_notebook, toc_files
 from checks import wait_for_maths
-from conftest import HTML
+from book_files import HTML
 
 pytestmark = pytest.mark.browser
 
@@ -436,10 +436,10 @@ def test_quizzes_give_feedback_by_mouse_and_keyboard(browser, site, page_name):
 
 
 def has_launch_links() -> bool:
-    """Whether this clone's build has launch links (attention_scaling.launch: a GitHub repository)."""
+    """Whether this clone's build has launch links (attention_book.repository: a GitHub repository)."""
     import yaml
 
-    from attention_scaling.launch import find_repository
+    from attention_book.repository import find_repository
 
     repository = yaml.safe_load((ROOT / "_config.yml").read_text()).get("repository") or {}
     repo, _ = find_repository(cwd=ROOT, override_url=repository.get("url") or "",

@@ -54,7 +54,7 @@ def markdown(nb) -> str:
 def launch_dependent(nb) -> bool:
     """A chapter that prints the launch repository's links (the instructors' page) differs
     between a build with a GitHub origin and one without."""
-    return any("attention_scaling.launch" in c.source for c in nb.cells if c.cell_type == "code")
+    return any("attention_book.repository" in c.source for c in nb.cells if c.cell_type == "code")
 
 
 def test_committed_chapters_are_the_generated_ones(site):

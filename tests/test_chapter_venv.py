@@ -32,10 +32,11 @@ from book_files import ROOT
 CHAPTER = "scale-the-scores"
 EXTRA = ("ipykernel", "nbclient")  # to run a notebook at all
 # Imports a chapter notebook still makes that the package does not declare. The instructors'
-# page reads the repository's _config.yml with PyYAML, so it runs only in a clone (with
-# requirements.txt, which installs PyYAML), never on Colab. The introduction imports it only
-# when it finds the clone's _config.yml (for the repository it links to), and skips it outside.
-KNOWN = {"teach-with-this-book": {"yaml"}, "intro": {"yaml"}}
+# page reads the repository's _config.yml with PyYAML and finds the repository with the build
+# tools (attention_book.repository), so it runs only in a clone (with requirements.txt, which
+# installs both), never on Colab. The introduction imports them only when it finds the
+# clone's _config.yml (for the repository it links to), and skips them outside.
+KNOWN = {"teach-with-this-book": {"yaml", "attention_book"}, "intro": {"yaml", "attention_book"}}
 
 IMPORTS = textwrap.dedent('''
     import ast, importlib.util, json, sys

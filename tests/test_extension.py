@@ -83,9 +83,11 @@ def test_the_build_modules_left_the_reader_package():
     for name in ("sphinx_ext", "chapter_notebooks", "pagespeed", "publishing", "handout", "folds"):
         assert importlib.util.find_spec(f"attention_scaling.{name}") is None, name
         assert importlib.util.find_spec(f"attention_book.{name}") is not None, name
-    reader = importlib.import_module("attention_scaling.launch")
-    assert {"find_repository", "nbgitpuller_link", "Repository", "parse_github_url"} <= set(dir(reader))
-    assert not hasattr(reader, "setup") and not hasattr(reader, "_configure")
+    # the repository finder has one home, the build tools (attention_book.repository)
+    assert importlib.util.find_spec("attention_scaling.launch") is None
+    finder = importlib.import_module("attention_book.repository")
+    assert {"find_repository", "nbgitpuller_link", "Repository", "parse_github_url"} <= set(dir(finder))
+    assert not hasattr(finder, "setup") and not hasattr(finder, "_configure")
 
 
 def test_the_maths_tool_ships_inside_the_package():

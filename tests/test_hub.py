@@ -7,7 +7,7 @@ URL: a bare repository in a temporary folder holding the working tree's HEAD, so
 uncommitted work does not matter.
 
 For each student, Chromium logs in through the hub's form and opens the nbgitpuller link
-that the instructor page builds (``attention_scaling.launch.nbgitpuller_link``). The test
+that the instructor page builds (``attention_book.repository.nbgitpuller_link``). The test
 checks that the repository lands in the student's home, that the lab opens in JupyterLab
 and runs top to bottom with no error output, and that its d_k slider (ArrowRight) changes
 the frame. Then the instructor commits a change (a new file, and a markdown cell of
@@ -38,7 +38,7 @@ from pathlib import Path
 
 import pytest
 
-from attention_scaling.launch import nbgitpuller_link
+from attention_book.repository import nbgitpuller_link
 
 pytestmark = pytest.mark.hub
 

@@ -30,7 +30,7 @@ import pytest
 
 from attention_book.chapter_notebooks import launch_path
 from book_files import toc_files
-from conftest import SCREENSHOTS
+from book_files import SCREENSHOTS
 from lab_server import KERNEL_IDLE_JS, ROOT, jupyterlab, lab_url, open_and_run_all
 
 pytestmark = pytest.mark.jupyterlab

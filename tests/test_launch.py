@@ -1,6 +1,6 @@
 """Launch buttons: found from where the book is built, never a placeholder.
 
-- Unit tests of :mod:`attention_scaling.launch` and :mod:`attention_book.launch`: every form of a GitHub remote, GitHub
+- Unit tests of :mod:`attention_book.repository` and :mod:`attention_book.launch`: every form of a GitHub remote, GitHub
   Actions' variables, no remote, a remote elsewhere, the _config.yml override, bad input.
 - The built site: every page carries exactly the links derived for THIS clone (none when
   its origin is not on GitHub, and then no launch menu at all and no placeholder link
@@ -26,8 +26,8 @@ import attention_book
 from attention_book import chapter_notebooks
 from attention_book import launch as build_launch
 from attention_book.launch import site_address
-from attention_scaling import launch
-from attention_scaling.launch import Repository, find_repository, parse_github_url
+from attention_book import repository as launch
+from attention_book.repository import Repository, find_repository, parse_github_url
 from book_files import ROOT, html_page, toc_files
 
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())

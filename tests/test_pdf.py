@@ -8,7 +8,7 @@ import unicodedata
 import pytest
 from pypdf import PdfReader
 
-from conftest import ROOT
+from book_files import ROOT
 
 pytestmark = pytest.mark.browser
 

@@ -47,7 +47,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from conftest import HTML, SCREENSHOTS
+from book_files import HTML, SCREENSHOTS
 from test_browser import (GENERATED_PAGES, PAGE_WEIGHT_BUDGET, PAGES, _check, _is_theme_finding, axe_violations, page_state,
                           visiting)
 
@@ -298,7 +298,8 @@ def contrast_problems(page) -> list[dict]:
 
 
 # A table or formula that scrolls sideways says so: its cut edge fades (book.css). Chromium
-# reports the fade as the element's mask; one that scrolls with no mask gives no cue.
+# reports the fade as the element's mask; one that scrolls with no mask gives no cue. A table
+# with columns out of sight says so in words as well (nav.js's .asb-wide, a ::before line).
 CUE_JS = """(root) => {
   const scrollers = root + ' .pst-scrollable-table-container, ' + root + ' div.math';
   return [...document.querySelectorAll(scrollers)]
@@ -306,7 +307,12 @@ CUE_JS = """(root) => {
     .filter(e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
     .filter(e => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).maskImage === 'none')
     .map(e => ({rule: 'scrolls sideways with no cue', what: e.tagName.toLowerCase() + '.' + e.className,
-                text: e.innerText.slice(0, 60), by: e.scrollWidth - e.clientWidth}));
+                text: e.innerText.slice(0, 60), by: e.scrollWidth - e.clientWidth}))
+    .concat([...document.querySelectorAll(root + ' .pst-scrollable-table-container')]
+      .filter(e => e.getClientRects().length && !e.closest('details:not([open])'))
+      .filter(e => e.scrollWidth - e.clientWidth > 16 && getComputedStyle(e, '::before').content === 'none')
+      .map(e => ({rule: 'a table wider than the screen with no words saying so',
+                  text: e.innerText.slice(0, 60), by: e.scrollWidth - e.clientWidth})));
 }"""
 
 

@@ -25,7 +25,7 @@ import pytest
 import yaml
 
 from attention_book.launch import site_address
-from attention_scaling.launch import find_repository
+from attention_book.repository import find_repository
 from book_files import ROOT, html_page, toc_files
 
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())

@@ -22,7 +22,7 @@ from attention_book.sphinx_ext import PREDICTION_LEAD
 from attention_scaling.worksheets import (EXIT_QUESTIONS, EXIT_TICKET_FILE, PREDICTION_STEPS, SHEETS_DIR,
                                           WORKSHEET_FILE, Step, exit_ticket, prediction_worksheet,
                                           write_sheets)
-from conftest import ROOT
+from book_files import ROOT
 
 LABS = sorted((ROOT / "notebooks").glob("lab-*.ipynb"))
 ANSWER = '<details class="asb-answer">'

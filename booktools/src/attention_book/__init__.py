@@ -2,7 +2,7 @@
 
 This is not what a reader installs. The reader's package, :mod:`attention_scaling`, runs in a
 student's kernel; this one runs only where the book is built (``-e ./booktools`` in
-requirements.txt). The reader's package never imports it (tests/test_two_packages.py), and
+requirements.txt). The reader's package never imports it (tests/package/test_two_packages.py), and
 the extension imports no book's package: what is one book's own (its description, licences,
 link-preview picture, printable sheets, chapters as notebooks) is set in that book's
 _config.yml (``sphinx.config``, the settings :data:`CONFIG` declares), so the same extension

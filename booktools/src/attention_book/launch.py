@@ -3,9 +3,9 @@
 Binder, Colab and JupyterHub (nbgitpuller) open a page from a GitHub repository, and the
 site's address (``html_baseurl``: sitemap, canonical links, link previews) is that
 repository's GitHub Pages site. Neither is written in _config.yml: a fork builds a book
-that links to itself, with no edit. The repository and branch are found as a reader's
-kernel finds them (:func:`attention_book.repository.find_repository`, the build's copy of
-:func:`attention_scaling.launch.find_repository`, which says where they come from). When there is none, the book has no launch buttons at all and the build
+that links to itself, with no edit. The repository and branch are found by
+:func:`attention_book.repository.find_repository` (which says where they come from), the
+function the introduction and the instructors' page quote them with. When there is none, the book has no launch buttons at all and the build
 says why in one message: it never links to a placeholder. ``html.baseurl`` in _config.yml
 overrides the derived address (a custom domain, say); without a repository and without
 it, the book has no address, so no sitemap and only page-relative link-preview URLs.
@@ -40,7 +40,6 @@ def site_address(repository: Repository | None, override: str = "") -> str:
     """The site's address with a trailing slash: ``override`` (html.baseurl) when set,
     else the repository's GitHub Pages address, else "" (unknown)."""
     override = _text(override, "override")
-    # A Repository of either copy (this package's, or the reader's attention_scaling.launch).
     if repository is not None and not isinstance(getattr(repository, "pages_url", None), str):
         raise ValueError(f"repository must be a Repository or None, got {type(repository).__name__}")
     if override:

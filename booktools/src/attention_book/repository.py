@@ -1,11 +1,12 @@
-"""The GitHub repository a book's launch buttons open, found from where the book is built.
+"""The GitHub repository a book's pages open, found from where the book is built or run.
 
-The build's copy of the reader package's :mod:`attention_scaling.launch` (its first half:
-everything but the nbgitpuller links), so that the build tools need no book's package to
-find the repository: a book with no package of its own gets launch buttons the same way.
-The two copies must stay the same, definition for definition (tests/test_two_packages.py
-checks it), because a chapter quotes what the reader's copy finds and the build links to
-what this one finds. The repository is, in this order,
+:func:`find_repository` finds the repository and branch, :func:`parse_github_url` reads any of
+GitHub's URL forms, and :func:`nbgitpuller_link` builds the JupyterHub link that clones the
+repository for a student. The build's launch buttons (:mod:`attention_book.launch`) and the
+pages that quote the repository (the introduction, the instructors' page: they import this
+module when they find the clone's _config.yml, where requirements.txt has installed the build
+tools) use this one copy. The reader's package does not need it: outside a clone there is no
+repository to find. The repository is, in this order,
 
 1. ``repository.url`` in _config.yml, when it is set (an optional override);
 2. GitHub Actions' ``GITHUB_REPOSITORY`` on ``GITHUB_SERVER_URL`` (https://github.com);
@@ -190,3 +191,52 @@ def find_repository(*, cwd=".", environ: Mapping[str, str] | None = None, overri
     repo = Repository(owner, name, branch, source)
     return repo, f"launch buttons open {repo.url} at branch {branch} (from {source})."
 
+
+# --- nbgitpuller links -------------------------------------------------------------------
+# _static/hub-link.js builds the same link in the reader's browser, by the same rules;
+# tests/test_launch.py checks the two against each other.
+
+_SAFE_PATH = re.compile(r"[^\\\s]+")
+
+
+def _quote_plus(text: str) -> str:
+    """``urllib.parse.quote_plus(text, safe="/")``, spelled out for the JavaScript twin."""
+    from urllib.parse import quote_plus
+
+    return quote_plus(text, safe="/")
+
+
+def nbgitpuller_link(hub: str, repo: str, branch: str, path: str) -> str:
+    """The nbgitpuller link that clones (or updates) ``repo`` at ``branch`` into the
+    student's home on JupyterHub ``hub`` and opens ``path`` of it in JupyterLab.
+
+    ``hub`` is the hub's address (``http(s)://host[/prefix]``, a trailing slash is
+    dropped); ``repo`` any git URL the hub can clone (``https://github.com/o/r``, a
+    ``file://`` URL in the tests); ``path`` a file of the repository, relative to its
+    root with ``/`` separators. The clone lands in a folder named like nbgitpuller names
+    it: the last part of ``repo`` (``r`` for ``.../o/r``, ``r.git`` for ``.../o/r.git``).
+    Pulling again with the same link merges: a student's edits are kept, new commits
+    arrive. Raises ValueError naming the parameter on bad input.
+    """
+    hub = _text(hub, "hub").rstrip("/")
+    parts = urlsplit(hub)
+    if (parts.scheme not in ("http", "https") or not parts.netloc or "?" in hub
+            or "#" in hub or re.search(r"\s", hub)):
+        raise ValueError(f"hub must be the hub's http(s) address, like https://hub.your-university.edu,"
+                         f" got {hub!r}")
+    repo = _text(repo, "repo")
+    name = repo.rstrip("/").rsplit("/", 1)[-1]
+    if not repo or re.search(r"\s", repo) or name in ("", ".", "..") or ":" in name:
+        raise ValueError(f"repo must be a git URL ending in the repository's name, got {repo!r}")
+    branch = _text(branch, "branch")
+    if not _BRANCH.fullmatch(branch):
+        raise ValueError(f"branch must be a git branch name, got {branch!r}")
+    path = _text(path, "path")
+    segments = path.split("/")
+    if (not _SAFE_PATH.fullmatch(path) or path.startswith("/")
+            or any(s in ("", ".", "..") for s in segments)):
+        raise ValueError(f"path must be a file's path inside the repository, like"
+                         f" notebooks/lab.ipynb, got {path!r}")
+    query = "&".join(f"{key}={_quote_plus(value)}" for key, value in (
+        ("repo", repo), ("urlpath", f"lab/tree/{name}/{path}"), ("branch", branch)))
+    return f"{hub}/hub/user-redirect/git-pull?{query}"
