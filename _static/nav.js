@@ -184,6 +184,8 @@
       var room = e.scrollWidth - e.clientWidth;
       if (room > 0) e.style.setProperty("--asb-fade", "min(3rem, " + room + "px)");
       else e.style.removeProperty("--asb-fade");
+      // a table with columns out of sight says so in words too (book.css: .asb-wide)
+      if (e.classList.contains("pst-scrollable-table-container")) e.classList.toggle("asb-wide", room > 16);
     });
   }
 

@@ -200,12 +200,14 @@
       });
       show();
     }
-    // The figure gets the screen's height left by the bar (the caption may wrap), the controls
-    // and the readout, as wide as fits: a clicker never has to scroll to the numbers.
+    // The figure gets the screen's height left by the bar (the caption may wrap) and what is
+    // under it, as wide as fits: a clicker never has to scroll, nothing is cut off below.
     function layout() {
       if (!active) { return; }
       var bar = root.querySelector(".asb-present-bar"), cs = window.getComputedStyle(root);
-      var below = [".asb-controls", ".asb-readout"].reduce(function (sum, sel) {
+      // everything under the figure: the controls, the readout and the key hints (the title
+      // is hidden while presenting: the stop's caption heads the screen)
+      var below = [".asb-controls", ".asb-readout", ".asb-keys"].reduce(function (sum, sel) {
         var el = root.querySelector(sel);
         return sum + (el ? el.offsetHeight + parseFloat(cs.rowGap || 0) : 0);
       }, 0);
@@ -231,8 +233,23 @@
       current = Math.max(0, Math.min(stops.length - 1, k));
       setTo(stops[current].at);
       describe();
+      showPanel(stops[current].panelFrom);
       if (back) { back.disabled = current === 0; }
       if (next) { next.disabled = current === stops.length - 1; }
+    }
+    // A figure wider than the screen (a phone) scrolls to the panel the stop talks about
+    // (panelFrom: where it starts, as a fraction of the figure's width); without one, to
+    // the figure's key panel.
+    function showPanel(from) {
+      var scroller = root.querySelector(".asb-scroll"), stack = root.querySelector(".asb-stack");
+      if (typeof from !== "number") {
+        if (root.asbKeyPanelAgain) { root.asbKeyPanelAgain(); }
+        return;
+      }
+      var room = scroller && stack ? scroller.scrollWidth - scroller.clientWidth : 0;
+      if (room > 0) {
+        scroller.scrollLeft = Math.min(room, Math.max(0, from * stack.getBoundingClientRect().width - 4));
+      }
     }
     function step(by) {  // off the plan (a control moved by hand), Back returns to the last stop
       var here = stops[current].at.join(",") === positions().join(",");
@@ -287,7 +304,6 @@
       window.addEventListener("resize", layout);
       if (refit) { refit.observe(root.querySelector(".asb-readout")); }
       go(0);
-      if (root.asbKeyPanelAgain) { root.asbKeyPanelAgain(); }
       root.focus({ preventScroll: true });
       if (byClick && root.requestFullscreen) {
         try {

@@ -515,7 +515,8 @@ def needle_figure(result: dict, width: float = 9.6, height: float = 4.2):
     ax_w.set_title(f"weight, needle at $\\Delta$ = {result['gap']:g}", fontsize=TEXT_PT)
     ax_g.set_title("its gradient", fontsize=TEXT_PT)
     handles, labels = ax_w.get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=5, fontsize=SMALL_PT, frameon=False)
+    # three columns: five entries in one row run past both edges of the figure
+    fig.legend(handles, labels, loc="outside lower center", ncols=3, fontsize=SMALL_PT, frameon=False)
     return fig
 
 

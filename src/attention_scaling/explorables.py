@@ -389,7 +389,8 @@ class Explorable:
             # presentation mode steps through these (the player's grid indices; see lesson.py)
             "stops": [{"caption": stop.caption,
                        "at": [c.values.index(stop.settings[c.name]) for c in self.controls],
-                       "index": self.grid().index(dict(stop.settings))}
+                       "index": self.grid().index(dict(stop.settings)),
+                       "panelFrom": round(fig.panel_start(stop.panel), 3)}  # a phone scrolls there
                       for stop in stops],
         }
         grid_note = "; ".join(f"every {plain_text(c.label)}" if c.is_choice  # the buttons name them
@@ -727,8 +728,14 @@ def _magnitude_control() -> "Control":
 
 
 def _weight_rows(draw: dict, expect: dict) -> tuple:
-    """The rows every explorer of one weight vector reads out: one draw beside its mean."""
-    return (Row("largest weight", draw["max weight"], expect["max weight"], 3, near_one=True),
+    """The rows every explorer of one weight vector reads out: one draw beside its mean.
+
+    Above ½ the largest weight's distance from 1 is read off its P(1−P), which is then the
+    largest one and was formed from the other weights' sum: 1 − P = P(1−P)/P keeps every
+    digit where ``1 - P`` cancels (s = 100: 3.2e-16, not the 2.2e-16 of a subtraction)."""
+    top = draw["max weight"]
+    complement = draw["largest P(1-P)"] / top if top > 0.5 else None
+    return (Row("largest weight", top, expect["max weight"], 3, near_one=True, complement=complement),
             Row("entropy", draw["entropy"], expect["entropy"], 2),
             Row("largest P(1−P)", draw["largest P(1-P)"], expect["largest P(1-P)"], 3))
 
@@ -905,7 +912,8 @@ def _describe_context(state) -> Readout:
         lead=(f"One draw (seed {p['seed']}) of {p['n'] - 1} distractor score{'s' if p['n'] > 2 else ''} ~ N(0, 1) "
               f"and a needle scored "
               f"Δ = {p['gap']:g}; n = {p['n']} keys, {_subscripts(NAMES[p['method']])}."),
-        groups=(Group("", (Row("needle weight", r["needle"], near_one=True), Row("its P(1−P)", r["P(1-P)"]),
+        groups=(Group("", (Row("needle weight", r["needle"], near_one=True, complement=r["others"]),
+                           Row("its P(1−P)", r["P(1-P)"]),
                            Row("its gradient dP/dΔ", r["gradient"]),
                            Row("strongest distractor", r["top distractor"]),
                            Row("all other keys together", r["others"] - r["sink"], near_one=True),

@@ -630,8 +630,18 @@ class BlitFigure:
         figure's width (in [0, 1)); None when the figure names no key panel."""
         if self.key_axes is None:
             return None
+        return self._start_of(self.key_axes)
+
+    def panel_start(self, index: int) -> float:
+        """Where panel ``index`` (0 = the leftmost) begins, as :meth:`key_panel_start` says it."""
+        panels = sorted(self.fig.axes, key=lambda ax: ax.get_position().x0)
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(panels):
+            raise ValueError(f"index must be a panel from 0 to {len(panels) - 1}, got {index!r}")
+        return self._start_of(panels[index])
+
+    def _start_of(self, axes) -> float:
         self._ensure_background()  # the layout is final once the background is drawn
-        box = self.key_axes.get_tightbbox(self.canvas.get_renderer())
+        box = axes.get_tightbbox(self.canvas.get_renderer())
         return float(np.clip(box.x0 / self.fig.bbox.width, 0.0, 0.99))
 
     def _ensure_background(self) -> None:

@@ -24,13 +24,18 @@ __all__ = ["Stop", "STOPS", "EXPLORERS", "CAPTION_MAX", "stops", "check_stops"]
 
 #: Longest caption, in characters (it is read from a projector, one line at a time).
 CAPTION_MAX = 80
+#: No explorer figure has more panels than this (a stop names one of them by its index).
+PANELS_MAX = 3
 
 
 class Stop(NamedTuple):
-    """One setting of a player: a caption and the value of every control, by control name."""
+    """One setting of a player: a caption, the value of every control, by control name, and
+    the panel the caption talks about (0 = the leftmost): a phone, where the figure scrolls
+    sideways, shows that panel at the stop."""
 
     caption: str
     settings: Mapping[str, object]
+    panel: int = 0
 
 
 #: Per explorer name (``Explorable.name``), its stops in the plan's order.
@@ -42,7 +47,7 @@ STOPS: dict[str, tuple[Stop, ...]] = {
         Stop("In this draw the red weights pile onto one key; the blue ones spread out",
              {"d_k": 64, "magnitude": 1.0}),
         Stop("The red hump has moved right; the blue hump has not moved",
-             {"d_k": 1024, "magnitude": 1.0}),
+             {"d_k": 1024, "magnitude": 1.0}, panel=2),
         Stop("Stop 2's dₖ, larger vectors: in this draw the blue weights saturate too",
              {"d_k": 64, "magnitude": 3.0}),
         Stop("Larger still: what did the scaling assume?",
@@ -51,12 +56,12 @@ STOPS: dict[str, tuple[Stop, ...]] = {
     # The 15-20 min row of the 50-minute plan: s up from the plan's low end to its high
     # end (the first and the largest stop), then down to the flat end (the last stop).
     "scale": (
-        Stop("Predict: what do the panels do as s grows?", {"scale": 1.0}),
-        Stop("The panels first rise: in this draw the largest P(1-P) peaks here", {"scale": 2.0}),
-        Stop("In this draw ‖J‖₂ peaks here; its mean peaked one stop earlier", {"scale": 3.0}),
-        Stop("Only then do both fade", {"scale": 7.0}),
-        Stop("Both have faded: the softmax saturates", {"scale": 20.0}),
-        Stop("Too flat: a flat softmax passes back small gradients too", {"scale": 0.05}),
+        Stop("Predict: what do the panels do as s grows?", {"scale": 1.0}, panel=1),
+        Stop("The panels first rise: in this draw the largest P(1-P) peaks here", {"scale": 2.0}, panel=1),
+        Stop("In this draw ‖J‖₂ peaks here; its mean peaked one stop earlier", {"scale": 3.0}, panel=2),
+        Stop("Only then do both fade", {"scale": 7.0}, panel=1),
+        Stop("Both have faded: the softmax saturates", {"scale": 20.0}, panel=1),
+        Stop("Too flat: a flat softmax passes back small gradients too", {"scale": 0.05}, panel=1),
     ),
     # Step 5 (optional, for the next session): magnitude at its largest, the
     # normalisation switched from the scaling to QK-norm, then QK-norm's gain moved.
@@ -76,11 +81,11 @@ STOPS: dict[str, tuple[Stop, ...]] = {
         Stop("Few keys: the needle takes nearly all the weight",
              {"method": "plain", "n": 16, "gap": 6.0}),
         Stop("Same gap, many keys: the needle fades like 1/n",
-             {"method": "plain", "n": 65536, "gap": 6.0}),
+             {"method": "plain", "n": 65536, "gap": 6.0}, panel=2),
         Stop("Scale the scores by s·ln n: the needle holds its weight",
-             {"method": "log-n", "n": 65536, "gap": 6.0}),
+             {"method": "log-n", "n": 65536, "gap": 6.0}, panel=2),
         Stop("Cap the logits: a capped gap cannot beat many keys",
-             {"method": "soft-cap", "n": 65536, "gap": 6.0}),
+             {"method": "soft-cap", "n": 65536, "gap": 6.0}, panel=2),
         Stop("An extra zero logit: one more key, the others outvote it",
              {"method": "zero-logit", "n": 65536, "gap": 6.0}),
     ),
@@ -120,6 +125,8 @@ def check_stops(explorer: str, grid: Mapping[str, tuple], given: tuple[Stop, ...
         if set(stop.settings) != set(grid):
             raise ValueError(f"{where}: it must set exactly the controls {sorted(grid)}, "
                              f"got {sorted(stop.settings)}")
+        if isinstance(stop.panel, bool) or not isinstance(stop.panel, int) or not 0 <= stop.panel < PANELS_MAX:
+            raise ValueError(f"{where}: panel must be a panel's index from 0 (the leftmost), got {stop.panel!r}")
         for name, value in stop.settings.items():
             if value not in grid[name]:
                 raise ValueError(f"{where}: {name} = {value!r} is not on the player's grid {tuple(grid[name])}")

@@ -28,14 +28,16 @@ __all__ = ["Row", "Group", "Readout", "readout_number", "readout_mean", "readout
 NONE = "none"
 
 
-def readout_number(x: float, digits: int = 3, near_one: bool = False) -> str:
+def readout_number(x: float, digits: int = 3, near_one: bool = False, complement: float | None = None) -> str:
     """One measured value to ``digits`` decimals, never rounded to a misleading 0 or 1.
 
     ``0.248`` normally; a value too small for ``digits`` decimals keeps two significant
     digits (``6.3e-16``, ``0.0012``: a vanishing gradient is small, not zero); with
     ``near_one`` (a weight) a value that would round to 1 shows its distance from 1
-    (``1 − 2.1e-05``), or ``> 1 − 1e-16`` when it is 1 in double precision. A tiny negative
-    value from rounding (an entropy of −1e-17) shows as 0.
+    (``1 − 2.1e-05``). That distance is ``complement`` when given (``1 - x`` summed from
+    the other weights, with all its digits: ``1 − 3.2e-16`` where ``1 - x`` would give
+    2.2e-16), else ``1 - x``, or ``> 1 − 1e-16`` when ``x`` is 1 in double precision. A tiny
+    negative value from rounding (an entropy of −1e-17) shows as 0.
     """
     if isinstance(x, bool) or not isinstance(x, (int, float, np.floating, np.integer)) or not np.isfinite(x):
         raise ValueError(f"x must be a finite real number, got {x!r}")
@@ -45,6 +47,11 @@ def readout_number(x: float, digits: int = 3, near_one: bool = False) -> str:
     if x < 0 and x > -half or x == 0:  # -1e-17, or -0.0
         x = 0.0
     if near_one and x > 1 - half:
+        gap = None if complement is None else v.as_float(complement, "complement")
+        if gap is not None and not 0 <= gap < 1:
+            raise ValueError(f"complement must be 1 - x from the other weights, in [0, 1), got {gap!r}")
+        if gap:
+            return f"1 − {gap:.2g}"
         return "> 1 − 1e-16" if x >= 1 else f"1 − {1 - x:.2g}"
     if x != 0 and abs(x) < half:
         return f"{x:.2g}"
@@ -86,9 +93,11 @@ class Row:
     mean: object = None  # an attention_scaling.numerics.Expectation
     digits: int = 3
     near_one: bool = False
+    complement: float | None = None  # 1 - draw from the other weights (readout_number)
 
     def cells(self, with_mean: bool) -> tuple[str, ...]:
-        shown = NONE if self.draw is None else readout_number(self.draw, self.digits, self.near_one)
+        shown = NONE if self.draw is None else readout_number(self.draw, self.digits, self.near_one,
+                                                               self.complement)
         if not with_mean:
             return (shown,)
         return shown, NONE if self.mean is None else readout_mean(self.mean, self.digits, self.near_one)

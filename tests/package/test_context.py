@@ -309,3 +309,19 @@ def test_sizes_and_overflows_name_the_parameter(call, name):
 def test_figure_update_validates(figure, params, name):
     with pytest.raises(ValueError, match=rf"^{name}"):
         figure.update(**params)
+
+
+def test_the_needle_figures_legend_fits_inside_the_figure():
+    """Fig. 7.1's five legend entries in one row ran past both edges (a cold reading saw the
+    first and last entries cut off); every legend of the figure lies inside it."""
+    from attention_scaling import context as cx
+
+    fig = cx.needle_figure(cx.needle_experiment(draws=2))
+    fig.canvas.draw()
+    box = fig.bbox
+    legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes if ax.get_legend()]
+    assert legends
+    for legend in legends:
+        extent = legend.get_window_extent()
+        assert box.x0 - 0.5 <= extent.x0 and extent.x1 <= box.x1 + 0.5, (extent, box)
+        assert box.y0 - 0.5 <= extent.y0 and extent.y1 <= box.y1 + 0.5, (extent, box)

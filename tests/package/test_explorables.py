@@ -681,9 +681,15 @@ def test_every_lesson_stop_is_a_point_of_its_players_grid(name):
     grid = {c.name: c.values for c in explorable.controls}
     assert lesson.check_stops(name, grid) == lesson.stops(name)
     assert len(lesson.stops(name)) >= 4
+    figure = explorable.make_figure()
+    starts = [figure.panel_start(i) for i in range(len(figure.fig.axes))]
+    assert starts == sorted(starts) and starts[0] < 0.1  # left to right, the first at the edge
     for stop in lesson.stops(name):
         assert 0 < len(stop.caption) <= lesson.CAPTION_MAX
         assert explorable.grid().count(dict(stop.settings)) == 1
+        assert 0 <= stop.panel < len(figure.fig.axes)
+    with pytest.raises(ValueError, match="index must be a panel"):
+        figure.panel_start(len(figure.fig.axes))
 
 
 def test_a_stop_off_the_grid_is_refused_naming_explorer_and_stop():
@@ -699,6 +705,9 @@ def test_a_stop_off_the_grid_is_refused_naming_explorer_and_stop():
                                                                                           "magnitude": 1.0}),))
     with pytest.raises(ValueError, match="explorer must be one of"):
         lesson.stops("softmax")
+    for panel in (3, -1, True, 1.0):  # a panel of the figure, by its index from the left
+        with pytest.raises(ValueError, match="panel must be"):
+            lesson.check_stops("attention", grid, (lesson.Stop("one", {"d_k": 64, "magnitude": 1.0}, panel),))
     # the player refuses them too, before computing a frame
     explorable = attention_explorer()
     explorable.stops = bad

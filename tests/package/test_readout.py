@@ -32,9 +32,15 @@ def parsed(text: str) -> tuple[float, float, int]:
     return (1 - value if m["gap"] else value), 0.5 * 10.0**-decimals * (1 + 1e-9), len(digits)
 
 
-def check_number(text: str, x: float) -> None:
+def check_number(text: str, x: float, complement: float | None = None) -> None:
+    """``text`` shows ``x`` to its own rounding; "1 − g" shows ``complement`` (1 − x from the
+    other weights, more exact than the float ``x``) to g's rounding when it is given."""
     value, half, figures = parsed(text)
     assert figures <= 3, f"{text!r} has {figures} significant figures"
+    if complement and text.startswith("1 − "):
+        gap, gap_half, _ = parsed(text[len("1 − "):])
+        assert abs(gap - complement) <= gap_half and abs(value - x) <= 2 * gap + 1e-15, (text, x, complement)
+        return
     assert abs(value - x) <= half or (text.startswith("> 1 − ") and x == 1.0), (text, x)
     if value in (0.0, 1.0) and not text.startswith("> 1 − ") and not -1e-12 < x < 0:  # (a rounding error's -1e-17)
         assert x == value, f"{text!r} shows {value:g} for {x!r}, which is not exactly that"
@@ -96,8 +102,11 @@ def test_table_rows_and_cells_are_the_states_numbers(make):
             draws = state["readouts"][name] if name else state["readouts"]
             means = state["expectation"][name] if name else state["expectation"]
             assert len(cells) == len(labels) >= 3
+            gaps = {r.label: r.complement for r in group.rows}  # 1 − x from the other weights
             for label, (draw, mean) in zip(labels, cells):
-                check_number(draw, draws[STATE[label]])
+                if gaps[label] is not None:
+                    assert abs(gaps[label] - (1 - draws[STATE[label]])) < 1e-15
+                check_number(draw, draws[STATE[label]], gaps[label])
                 check_mean(mean, means[STATE[label]])
         # the footnote says once what every mean and ± is; the alt text names the numbers
         if readout.has_means:
@@ -120,7 +129,7 @@ def test_no_cell_is_a_misleading_zero_or_one_anywhere_on_the_grid(make):
             for row in group.rows:
                 draw, *mean = row.cells(readout.has_means)
                 if row.draw is not None:
-                    check_number(draw, row.draw)
+                    check_number(draw, row.draw, row.complement)
                 if mean:
                     check_mean(mean[0], row.mean)
 
@@ -147,3 +156,24 @@ def test_readout_validates_its_parts():
     assert r.text == "Lead. A 0.250. Note." and r.template(alt=False) == "{0} A {1}. Note."
     with pytest.raises(ValueError, match="no row"):
         r.row("", "c")
+
+
+def test_a_saturated_weight_shows_its_distance_from_1_from_the_other_weights():
+    """At s = 100 the scale explorer's largest weight is 1 − 3.16e-16 (mpmath); ``1 - P`` in
+    float64 gives 2.2e-16. The readout takes the distance from the other weights, so it agrees
+    with the row's own P(1−P)."""
+    from attention_scaling.explorables import scale_explorer
+
+    assert readout_number(0.9999999999999998, 3, near_one=True) == "1 − 2.2e-16"  # by subtraction
+    assert readout_number(0.9999999999999998, 3, near_one=True, complement=3.156e-16) == "1 − 3.2e-16"
+    assert readout_number(1.0, 3, near_one=True, complement=1.1e-27) == "1 − 1.1e-27"
+    assert readout_number(1.0, 3, near_one=True, complement=0.0) == "> 1 − 1e-16"  # underflowed: all we know
+    assert readout_number(0.5, 3, near_one=True, complement=0.5) == "0.500"  # not near 1: unused
+    for bad in (-1e-3, 1.0, float("nan")):
+        with pytest.raises(ValueError, match="complement"):
+            readout_number(1.0, 3, near_one=True, complement=bad)
+    explorer = scale_explorer()
+    figure = explorer.make_figure()
+    figure.update(scale=100.0)
+    rows = {r.label: r.cells(True)[0] for g in explorer.describe(figure.state).groups for r in g.rows}
+    assert rows["largest weight"] == "1 − 3.2e-16" and rows["largest P(1−P)"] == "3.2e-16"

@@ -328,7 +328,9 @@ PRINT_WORDING = (
     (r"the dropdown\s+below\s+shows\s+that\s+every\s+line", "in fact every line"),
     (r"Each line below gives its\s+reason on the right", "Each line below gives its reason (printed under it)"),
     (r"The readouts under the player give", "The readout under each frame gives"),
-    (r",\s+which the next chapter\s+derives", ""),
+    # the comma may sit inside the span that keeps it with the formula before it (asb-nobreak)
+    (r",(</span>)?\s+which the next chapter\s+derives", r"\1"),
+    (r" \((?:<[^>]+>)*Exercise [0-9.]+(?:<[^>]+>)* checks the last row\)", ""),  # chapter 3's table
     (r"\(the blog post calls it", "(some texts call it"),
     (r"The blog post[’']s example of", "A classic example of"),
     (r"the blog post[’']s examples", "the examples above"),
