@@ -70,9 +70,12 @@
       return function () {
         var i = Number(input.value);
         var value = c.values[i];
-        input.setAttribute("aria-valuetext", (value + " " + c.unit).trim());
+        var unit = unitFor(value, c.unit);
+        input.setAttribute("aria-valuetext", (value + " " + unit).trim());
         var out = root.querySelector('output[for="' + c.id + '"]');
         if (out) { out.textContent = value; }
+        var shown = out && out.parentNode.querySelector(".asb-unit");
+        if (shown) { shown.textContent = unit; }
         return i;
       };
     });
@@ -140,6 +143,10 @@
       },
       fail: function (message) { lead.textContent = message; said.textContent = message; }
     };
+  }
+  // "1 dimension", "64 dimensions": a plural unit loses its s after the value 1.
+  function unitFor(value, unit) {
+    return String(value) === "1" && /[^s]s$/.test(unit) ? unit.slice(0, -1) : unit;
   }
   // A figure wider than a phone scrolls sideways (book.css); one whose key panel is not the
   // first (data-key-from: where it starts, as a fraction of the figure's width) opens

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from book_files import html_page, toc_files  # noqa: E402
 from checks import wait_for_maths  # noqa: E402
-from conftest import CHROMIUM_ARGS  # noqa: E402
+from chromium_flags import CHROMIUM_ARGS  # noqa: E402
 
 
 def chromium_path() -> str | None:

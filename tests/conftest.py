@@ -28,17 +28,7 @@ SCREENSHOTS = ROOT / "_build" / "screenshots"
 BIN = Path(sys.executable).parent
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
-# The same flags the design card measured: no background traffic, no sandbox as root.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-    "--disable-quic",
-]
+from chromium_flags import CHROMIUM_ARGS  # noqa: E402  (tests/ is on sys.path: this file's directory)
 
 
 @dataclass

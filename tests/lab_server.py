@@ -32,9 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# The flags of the browser tests (tests/conftest.py), as the design card measured them.
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+from chromium_flags import CHROMIUM_ARGS  # noqa: E402,F401  (the browser tests' flags; bench.py imports them here)
 
 # User settings written into the temporary settings directory: no news or update check
 # (no request leaves the machine, no toast covers the notebook), and no autosave (a lab run

@@ -475,19 +475,20 @@ def softmax_error_figure(errors, width: float = 8.4, height: float = 3.6) -> Fig
     axes = fig.subplots(1, 2, sharey=True)
     titles = {"naive": "naive: the formula as written", "stable": "stable: the maximum subtracted first"}
     for ax, kind in zip(axes, ("naive", "stable")):
-        for name, err, t in zip(names, panels[kind], thresholds):
+        for i, (name, err, t) in enumerate(zip(names, panels[kind], thresholds)):
             color, marker = DTYPE_STYLES.get(name, ("0.3", "o"))
             bad = ~np.isfinite(err)
             shown = np.where(bad, np.nan, np.maximum(err, floor))
             ax.plot(scales, shown, color=color, marker=marker, markersize=3, linewidth=1.4, label=name)
-            if bad.any():
-                ax.plot(scales[bad], np.full(bad.sum(), band), "x", color=color, markersize=5)
+            if bad.any():  # each format's failures on a row of its own inside the band, none hidden
+                row = band * (0.5, 1.0, 2.0)[i % 3]
+                ax.plot(scales[bad], np.full(bad.sum(), row), "x", color=color, markersize=5)
             ax.axvline(t, color=color, linestyle=":", linewidth=1.2)
-        ax.axhspan(band / 3, band * 3, color="0.93", zorder=0)
+        ax.axhspan(band / 3, band * 4, color="0.93", zorder=0)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlim(scales.min(), scales.max())
-        ax.set_ylim(floor / 3, band * 3)
+        ax.set_ylim(floor / 3, band * 4)
         ax.set_yticks([1e-20, 1e-15, 1e-10, 1e-5, 1, band],
                       [r"$\leq 10^{-20}$", "$10^{-15}$", "$10^{-10}$", "$10^{-5}$", "1", "inf or NaN"])
         ax.set_xlabel("largest score $s$ (log scale)")
