@@ -28,7 +28,8 @@ __all__ = ["Row", "Group", "Readout", "readout_number", "readout_mean", "readout
 NONE = "none"
 
 
-def readout_number(x: float, digits: int = 3, near_one: bool = False, complement: float | None = None) -> str:
+def readout_number(x: float, digits: int = 3, near_one: bool = False, complement: float | None = None,
+                   small: bool = False) -> str:
     """One measured value to ``digits`` decimals, never rounded to a misleading 0 or 1.
 
     ``0.248`` normally; a value too small for ``digits`` decimals keeps two significant
@@ -37,7 +38,9 @@ def readout_number(x: float, digits: int = 3, near_one: bool = False, complement
     (``1 − 2.1e-05``). That distance is ``complement`` when given (``1 - x`` summed from
     the other weights, with all its digits: ``1 − 3.2e-16`` where ``1 - x`` would give
     2.2e-16), else ``1 - x``, or ``> 1 − 1e-16`` when ``x`` is 1 in double precision. A tiny
-    negative value from rounding (an entropy of −1e-17) shows as 0.
+    negative value from rounding (an entropy of −1e-17) shows as 0. With ``small`` (a weight the
+    text quotes when it is small), a value below 0.01 keeps two significant figures: ``0.0037``,
+    not ``0.004``.
     """
     if isinstance(x, bool) or not isinstance(x, (int, float, np.floating, np.integer)) or not np.isfinite(x):
         raise ValueError(f"x must be a finite real number, got {x!r}")
@@ -53,7 +56,7 @@ def readout_number(x: float, digits: int = 3, near_one: bool = False, complement
         if gap:
             return f"1 − {gap:.2g}"
         return "> 1 − 1e-16" if x >= 1 else f"1 − {1 - x:.2g}"
-    if x != 0 and abs(x) < half:
+    if x != 0 and (abs(x) < half or small and abs(x) < 0.01):
         return f"{x:.2g}"
     return f"{x:.{digits}f}"
 
@@ -94,10 +97,11 @@ class Row:
     digits: int = 3
     near_one: bool = False
     complement: float | None = None  # 1 - draw from the other weights (readout_number)
+    small: bool = False  # below 0.01, two significant figures (readout_number)
 
     def cells(self, with_mean: bool) -> tuple[str, ...]:
         shown = NONE if self.draw is None else readout_number(self.draw, self.digits, self.near_one,
-                                                               self.complement)
+                                                               self.complement, self.small)
         if not with_mean:
             return (shown,)
         return shown, NONE if self.mean is None else readout_mean(self.mean, self.digits, self.near_one)

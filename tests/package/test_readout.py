@@ -177,3 +177,18 @@ def test_a_saturated_weight_shows_its_distance_from_1_from_the_other_weights():
     figure.update(scale=100.0)
     rows = {r.label: r.cells(True)[0] for g in explorer.describe(figure.state).groups for r in g.rows}
     assert rows["largest weight"] == "1 − 3.2e-16" and rows["largest P(1−P)"] == "3.2e-16"
+
+
+def test_the_needles_weight_keeps_two_significant_figures_when_small():
+    """Chapter 7 quotes the needle's weight among 65 536 keys as 0.0037; its readout said 0.004.
+    A small weight the text quotes keeps two significant figures, as the text does."""
+    assert readout_number(0.00366, 3, small=True) == "0.0037"
+    assert readout_number(0.00061, 3, small=True) == "0.00061"
+    assert readout_number(0.0123, 3, small=True) == "0.012"  # from 0.01 on, three decimals
+    assert readout_number(0.00366, 3) == "0.004"  # the default is unchanged
+    explorer = context_explorer()
+    figure = explorer.make_figure()
+    figure.update(n=65536, gap=6.0, method="plain")
+    needle = figure.state["readouts"]["needle"]
+    rows = {r.label: r.cells(False)[0] for g in explorer.describe(figure.state).groups for r in g.rows}
+    assert rows["needle weight"] == f"{needle:.2g}" and needle < 0.01
