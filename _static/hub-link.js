@@ -1,7 +1,7 @@
 // The nbgitpuller link builder on "Teach with this book": an instructor types their hub's
 // address and gets the link that clones this repository into each student's home and
 // opens the lab. Same rules as attention_scaling.launch.nbgitpuller_link (Python), which
-// tests/test_launch.py checks this against. No network, no dependencies.
+// tests/book/test_launch.py checks this against. No network, no dependencies.
 (() => {
   const BAD_BRANCH = /[\s~^:?*[\\]/;
 

@@ -182,8 +182,8 @@ def browser():
 
 def pytest_collection_finish(session):
     """Start the book build in the background as soon as a selected test needs it, and, in a
-    run with one process, the oldest-versions run (tests/test_oldest.py) and the archive's
-    install (tests/test_dist.py) too: they run on the second core while the book builds.
+    run with one process, the oldest-versions run (tests/system/test_oldest.py) and the archive's
+    install (tests/system/test_dist.py) too: they run on the second core while the book builds.
     Under pytest-xdist each of those two starts when its test does, on whichever worker
     runs it (the other worker keeps the second core busy)."""
     if any("built_book" in item.fixturenames for item in session.items):
@@ -195,7 +195,7 @@ def pytest_collection_finish(session):
 
         start_background_run()
 
-    # The archive test's fresh venv and offline install (tests/test_dist.py), likewise.
+    # The archive test's fresh venv and offline install (tests/system/test_dist.py), likewise.
     if any(item.name == "test_the_archive_installs_and_runs_a_lab_offline" for item in session.items):
         from test_dist import start_background_install
 

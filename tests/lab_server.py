@@ -9,7 +9,7 @@ kernels are shut down, then the server itself (by its process group if it does n
 and the temporary directory is removed.
 
 Also here: :func:`lab_url` (the path a launch button opens), :func:`chromium_executable`
-and :data:`CHROMIUM_ARGS`, shared by tests/test_jupyterlab.py and benchmarks/bench.py.
+and :data:`CHROMIUM_ARGS`, shared by tests/system/test_jupyterlab.py and benchmarks/bench.py.
 """
 
 from __future__ import annotations

@@ -6,11 +6,8 @@ more belongs in another directory of tests/. Every test here carries the ``packa
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-
-HERE = Path(__file__).resolve().parent
+from tiers import mark_directory
 
 
 # The fixtures of tests/conftest.py that need the built book or a browser: not for this tier.
@@ -18,10 +15,7 @@ OUTSIDE = {"built_book", "site", "published_site", "every_site", "server", "brow
 
 
 def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if HERE not in Path(str(item.path)).resolve().parents:
-            continue
-        item.add_marker(pytest.mark.package)
+    for item in mark_directory(__file__, items, "package"):
         needs = OUTSIDE & set(getattr(item, "fixturenames", ()))
         if needs:
             raise pytest.UsageError(f"{item.nodeid} uses {sorted(needs)}: the package tier needs no built "

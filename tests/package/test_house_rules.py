@@ -80,3 +80,18 @@ def test_the_measure_counts_methods_and_nested_functions(tmp_path):
     module.write_text("class A:\n    def f(self):\n        def g():\n            pass\n        return 1\n\n"
                       "def h():\n" + "    x = 1\n" * 70)
     assert function_lengths(module) == {"A.f": 4, "A.f.g": 2, "h": 71}
+
+
+TIERS = ("package", "book", "browser", "system")
+
+
+def test_every_test_file_lives_in_a_tier_that_marks_it():
+    """No test module sits loose in tests/: each is in one tier directory, and each tier's
+    conftest.py gives its tests the tier's marker (tests/tiers.py), so `-m <tier>` is the layout."""
+    tests = ROOT / "tests"
+    assert not sorted(p.name for p in tests.glob("test_*.py")), "a test module outside a tier directory"
+    homes = {p.parent.name for p in tests.rglob("test_*.py") if "sites" not in p.parts}
+    assert homes == set(TIERS)
+    for tier in TIERS:
+        conftest = (tests / tier / "conftest.py").read_text(encoding="utf-8")
+        assert f'mark_directory(__file__, items, "{tier}")' in conftest, tier

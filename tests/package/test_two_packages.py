@@ -69,7 +69,7 @@ def test_the_scan_finds_an_import_of_the_build_tools(tmp_path):
 
 
 def test_only_the_handouts_use_the_reader_package():
-    """The Sphinx extension builds any book (tests/test_sites.py): what it needs of this one's
+    """The Sphinx extension builds any book (tests/book/test_sites.py): what it needs of this one's
     package is named in _config.yml (attention_book.CONFIG). Only ``make handout``'s printer,
     which no build loads, imports the reader's package."""
     users = {f for f, names in imports_of(BOOK).items() if any(m.split(".")[0] == "attention_scaling" for m in names)}

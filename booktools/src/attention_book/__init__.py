@@ -6,7 +6,7 @@ requirements.txt). The reader's package never imports it (tests/package/test_two
 the extension imports no book's package: what is one book's own (its description, licences,
 link-preview picture, printable sheets, chapters as notebooks) is set in that book's
 _config.yml (``sphinx.config``, the settings :data:`CONFIG` declares), so the same extension
-builds another book, with no package of its own (tests/sites/tiny, tests/test_sites.py).
+builds another book, with no package of its own (tests/sites/tiny, tests/book/test_sites.py).
 
 - :mod:`attention_book.launch` – launch buttons and the site's address, found from where
   the book is built (``python -m attention_book.launch``);

@@ -26,7 +26,7 @@ would be replaced by a sentence naming it.
 Outputs of a build (``scripts/build-book``):
 
 - ``_build/chapter_notebooks/<chapter>.ipynb``: what ``make chapter-notebooks`` copies to
-  ``notebooks/chapters/`` (committed, checked by tests/test_chapter_notebooks.py);
+  ``notebooks/chapters/`` (committed, checked by tests/book/test_chapter_notebooks.py);
 - ``_build/html/_launch/<launch path>``: the chapters and labs with the install cell's
   repository and commit filled in, for Colab, which opens notebooks only from GitHub
   (``make publish`` and the workflow push the site to the branch named by ``pages_branch``

@@ -194,7 +194,7 @@ def find_repository(*, cwd=".", environ: Mapping[str, str] | None = None, overri
 
 # --- nbgitpuller links -------------------------------------------------------------------
 # _static/hub-link.js builds the same link in the reader's browser, by the same rules;
-# tests/test_launch.py checks the two against each other.
+# tests/book/test_launch.py checks the two against each other.
 
 _SAFE_PATH = re.compile(r"[^\\\s]+")
 

@@ -11,9 +11,9 @@ SOURCES = [p for p in toc_files() if executable(p)]
 LABS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
-# Every chapter and lab runs top to bottom in a real JupyterLab (tests/test_jupyterlab.py): the
+# Every chapter and lab runs top to bottom in a real JupyterLab (tests/system/test_jupyterlab.py): the
 # chapters as the generated notebooks their launch buttons open, which hold the numbers of one
-# execution as text; tests/test_chapter_notebooks.py compares them with this build's, a second,
+# execution as text; tests/book/test_chapter_notebooks.py compares them with this build's, a second,
 # independent execution (determinism). The strict build executes every source once more and
 # fails on an error or on anything written to stderr.
 

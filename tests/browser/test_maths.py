@@ -72,7 +72,7 @@ def test_a_tex_error_fails_the_build_naming_the_page(tiny_site, tmp_path_factory
 
 @needs_node
 def test_a_site_without_maths_loses_mathjax_and_gets_no_stylesheet(tmp_path, tmp_path_factory):
-    """A book with no formula (tests/test_launch.py's one-page fork) still builds: its pages
+    """A book with no formula (tests/book/test_launch.py's one-page fork) still builds: its pages
     drop MathJax's script and link no maths stylesheet, and none is written."""
     (tmp_path / "book").mkdir()
     no_maths = re.sub(r"<article.*</article>", "<article><p>No maths here.</p></article>", PAGE, flags=re.S)

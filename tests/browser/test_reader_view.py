@@ -290,7 +290,7 @@ def dark_mode_problems(light: list[bytes], dark: list[bytes]) -> list[dict]:
 def contrast_problems(page) -> list[dict]:
     # A fresh axe each time: one that already ran here (the light-mode scan) keeps colours it
     # computed then, and reports the dark theme's chrome against light backgrounds.
-    page.add_script_tag(path=str(Path(__file__).parent / "vendor" / "axe-core-4.14.1.min.js"))
+    page.add_script_tag(path=str(Path(__file__).parents[1] / "vendor" / "axe-core-4.14.1.min.js"))
     found = page.evaluate(
         f"""async () => (await axe.run(document.querySelector('{CONTENT}') ? '{CONTENT}' : 'body', {{runOnly: ['color-contrast'], resultTypes: ['violations']}}))
             .violations.map(v => ({{rule: 'contrast', targets: v.nodes.map(n => n.target.join(' '))}}))""")

@@ -42,7 +42,7 @@ from attention_book.repository import nbgitpuller_link
 
 pytestmark = pytest.mark.hub
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 LAB = "notebooks/lab-predict-then-move-the-slider.ipynb"
 OTHER_LAB = "notebooks/lab-break-the-softmax.ipynb"

@@ -167,7 +167,7 @@ def _check(visit: Visit, state: dict, page_name: str):
 PAGE_WEIGHT_BUDGET = 1_250_000
 
 
-# Every page is opened in tests/test_reader_view.py, which runs _check on it (served and from
+# Every page is opened in tests/browser/test_reader_view.py, which runs _check on it (served and from
 # disk) together with the reader rules and axe, so that each page is typeset once per view.
 
 
@@ -337,7 +337,7 @@ def test_player_readout_table_follows_the_slider(browser, site, page_name, width
     context.close()
 
 
-AXE = Path(__file__).parent / "vendor" / "axe-core-4.14.1.min.js"
+AXE = Path(__file__).parents[1] / "vendor" / "axe-core-4.14.1.min.js"
 # Findings that belong to sphinx-book-theme's own chrome, not to the book's content.
 # Each is listed in the README with the reason it stays.
 THEME_FINDINGS = {

@@ -10,7 +10,7 @@ import yaml
 
 from attention_book import publishing as pub
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_stamp_outside_git_says_so(tmp_path, monkeypatch):

@@ -10,7 +10,7 @@ in the venv's kernel, still offline. "Offline" means pip is told so (--no-index,
 file, no PIP_* variables) and, where this user may make one, a network namespace holding only
 loopback (`unshare -n`).
 
-    python tests/test_dist.py background TMP   (what the background run executes)
+    python tests/system/test_dist.py background TMP   (what the background run executes)
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from pathlib import Path
 
 from book_files import html_page, toc_files
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "make_dist.py"
 LAB = "lab-predict-then-move-the-slider.ipynb"
 ROOTS = ("attention-scaling", "jupyterlab")
@@ -108,7 +108,9 @@ def start_background_install() -> None:
     if "proc" not in _RUN:
         tmp = Path(tempfile.mkdtemp(prefix="dist-test-"))
         _RUN.update(tmp=tmp, log=tempfile.TemporaryFile(), started=time.monotonic())
-        _RUN["proc"] = subprocess.Popen([sys.executable, __file__, "background", str(tmp)], cwd=ROOT,
+        # run as a script, it finds tests/'s helpers (book_files) on PYTHONPATH, as pytest does
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "tests")}
+        _RUN["proc"] = subprocess.Popen([sys.executable, __file__, "background", str(tmp)], cwd=ROOT, env=env,
                                         stdout=_RUN["log"], stderr=subprocess.STDOUT, start_new_session=True)
         atexit.register(_clean_up)
 
@@ -282,4 +284,5 @@ def test_a_book_built_from_another_commit_is_refused(tmp_path):
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] != "background":
         raise SystemExit(__doc__)
+    os.environ.pop("PYTHONPATH", None)  # tests/ was only for this script's own imports
     background(Path(sys.argv[2]))

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "sites" / "tiny"
 MAIN = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
 TINY_CONFIG = yaml.safe_load((TINY / "_config.yml").read_text(encoding="utf-8"))
@@ -44,7 +44,7 @@ BLOCKER = textwrap.dedent('''
         def find_spec(self, name, path=None, target=None):
             if name.split(".")[0] == "attention_scaling":
                 asked.append(name)
-                raise ModuleNotFoundError(f"No module named {name!r} (blocked by tests/test_sites.py)", name=name)
+                raise ModuleNotFoundError(f"No module named {name!r} (blocked by tests/book/test_sites.py)", name=name)
             return None
 
     sys.meta_path.insert(0, NoReaderPackage())

@@ -8,7 +8,7 @@ install cell that opens every chapter and lab.
 - The install cell, run by IPython with a recorder for %pip: it does nothing when the
   package is there, installs the clone it sits in, or the repository and commit a
   published copy names, and otherwise says how to install.
-- Every generated chapter runs top to bottom in a real JupyterLab: tests/test_jupyterlab.py.
+- Every generated chapter runs top to bottom in a real JupyterLab: tests/system/test_jupyterlab.py.
 """
 
 from __future__ import annotations

@@ -132,7 +132,7 @@ def _kind(cell) -> str:
         tags = cell.metadata.get("tags", [])
         # not on the web page: a prediction's variable (prediction_1 = None), which the check
         # below reads in a notebook, and the book's own checks after an answer (they print
-        # nothing: tests/test_labs.py reads every output of a Run All)
+        # nothing: tests/book/test_labs.py reads every output of a Run All)
         if "remove-cell" in tags:
             return "removed"
         return "fold" if FOLD in tags else "code"
