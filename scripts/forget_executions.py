@@ -17,6 +17,7 @@ from pathlib import Path
 def forget(cache: Path, pages: list[str]) -> list[str]:
     """Remove the records of ``pages`` from the jupyter-cache at ``cache``; return their URIs."""
     from jupyter_cache import get_cache
+    from jupyter_cache.cache.db import NbCacheRecord
 
     if not cache.is_dir():
         raise ValueError(f"cache must be a jupyter-cache folder, got {cache}")
@@ -25,7 +26,10 @@ def forget(cache: Path, pages: list[str]) -> list[str]:
     gone = []
     for record in db.list_cache_records():
         if any(record.uri.endswith("/" + page) for page in wanted):
-            db.remove_cache(record.pk)
+            try:
+                db.remove_cache(record.pk)
+            except KeyError:  # its executed copy is gone already (an interrupted run): the record goes
+                NbCacheRecord.remove_records([record.pk], db.db)
             gone.append(record.uri)
     for page in wanted:
         Path(cache.parent, "jupyter_execute", page).with_suffix(".ipynb").unlink(missing_ok=True)
