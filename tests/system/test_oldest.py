@@ -13,7 +13,7 @@ import re
 import subprocess
 import tempfile
 import tomllib
-
+from pathlib import Path
 
 from book_files import ROOT
 
@@ -84,3 +84,26 @@ def test_package_tests_pass_with_the_oldest_versions():
     missing = [f.name for f in sorted((ROOT / "tests" / "package").glob("test_*.py"))
                if f"tests/package/{f.name} " not in output]
     assert missing == [], f"not run with the oldest versions: {missing}"
+    # The package came from a wheel installed in the venv (not an editable link to src/), and
+    # every one of its modules imported with these versions.
+    m = re.search(r"test-oldest: imported (\d+) modules of attention_scaling from (\S+)", output)
+    assert m, output[-2000:]
+    installed = Path(m[2]).resolve()
+    assert installed.is_relative_to((ROOT / ".venv-oldest").resolve()) and "site-packages" in installed.parts, installed
+    assert int(m[1]) == len(list((ROOT / "src" / "attention_scaling").glob("*.py"))), m[0]
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def test_the_oldest_venv_holds_the_pins_and_nothing_else():
+    """requirements-oldest.txt is installed without dependency resolution (uv ignores pip's
+    PIP_NO_DEPS: it needs --no-deps, or it pulled in JupyterLab through widgetsnbextension):
+    the venv holds the pins, the package, and the installers, nothing more."""
+    start_background_run()
+    _RUN["proc"].wait(timeout=1800)  # the venv is ready once the run is done
+    site = next((ROOT / ".venv-oldest" / "lib").glob("python3.*/site-packages"))
+    have = {_normal(d.name.split("-")[0]) for d in site.glob("*.dist-info")}
+    want = {_normal(n) for n in _pins()} | {"attention-scaling", "pip", "setuptools", "uv"}
+    assert have == want, {"extra": sorted(have - want), "missing": sorted(want - have)}
