@@ -223,7 +223,12 @@
       var extra = scroller && stack ? Math.max(0, scroller.offsetHeight - stack.offsetHeight) : 0;
       var room = root.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) -
         bar.offsetHeight - parseFloat(cs.rowGap || 0) - below - extra;
-      root.style.setProperty("--asb-room", Math.max(120, Math.floor(room)) + "px");
+      var px = Math.max(120, Math.floor(room)) + "px";
+      if (px === root.style.getPropertyValue("--asb-room")) { return; }
+      root.style.setProperty("--asb-room", px);
+      // the figure changed size (a readout that arrived with its frame took another line): at
+      // a stop, its panel is brought into view again for the new width
+      if (stops && stops[current].at.join(",") === positions().join(",")) { showPanel(stops[current].panelFrom); }
     }
     function describe() {  // the caption: the stop shown, or the one last visited
       var now = positions().join(",");

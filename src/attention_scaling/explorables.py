@@ -912,7 +912,7 @@ def _describe_context(state) -> Readout:
         lead=(f"One draw (seed {p['seed']}) of {p['n'] - 1} distractor score{'s' if p['n'] > 2 else ''} ~ N(0, 1) "
               f"and a needle scored "
               f"Δ = {p['gap']:g}; n = {p['n']} keys, {_subscripts(NAMES[p['method']])}."),
-        groups=(Group("", (Row("needle weight", r["needle"], near_one=True, complement=r["others"], small=True),
+        groups=(Group("", (Row("needle weight", r["needle"], near_one=True, complement=r["others"]),
                            Row("its P(1−P)", r["P(1-P)"]),
                            Row("its gradient dP/dΔ", r["gradient"]),
                            Row("strongest distractor", r["top distractor"]),

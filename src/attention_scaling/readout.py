@@ -29,7 +29,7 @@ NONE = "none"
 
 
 def readout_number(x: float, digits: int = 3, near_one: bool = False, complement: float | None = None,
-                   small: bool = False) -> str:
+                   small: bool = True) -> str:
     """One measured value to ``digits`` decimals, never rounded to a misleading 0 or 1.
 
     ``0.248`` normally; a value too small for ``digits`` decimals keeps two significant
@@ -38,9 +38,10 @@ def readout_number(x: float, digits: int = 3, near_one: bool = False, complement
     (``1 − 2.1e-05``). That distance is ``complement`` when given (``1 - x`` summed from
     the other weights, with all its digits: ``1 − 3.2e-16`` where ``1 - x`` would give
     2.2e-16), else ``1 - x``, or ``> 1 − 1e-16`` when ``x`` is 1 in double precision. A tiny
-    negative value from rounding (an entropy of −1e-17) shows as 0. With ``small`` (a weight the
-    text quotes when it is small), a value below 0.01 keeps two significant figures: ``0.0037``,
-    not ``0.004``.
+    negative value from rounding (an entropy of −1e-17) shows as 0. A value below 0.01 keeps two
+    significant figures (``0.0037``, not ``0.004``; ``0.00062``, not ``0.001``), so that a small
+    weight or gradient reads as the text quotes it; ``small=False`` keeps ``digits`` decimals
+    down to ``0.5 * 10**-digits`` (a mean written to the decimal place of its error).
     """
     if isinstance(x, bool) or not isinstance(x, (int, float, np.floating, np.integer)) or not np.isfinite(x):
         raise ValueError(f"x must be a finite real number, got {x!r}")
@@ -57,7 +58,7 @@ def readout_number(x: float, digits: int = 3, near_one: bool = False, complement
             return f"1 − {gap:.2g}"
         return "> 1 − 1e-16" if x >= 1 else f"1 − {1 - x:.2g}"
     if x != 0 and (abs(x) < half or small and abs(x) < 0.01):
-        return f"{x:.2g}"
+        return f"{x:#.2g}"  # "#": 0.0010, not 0.001, keeps its second figure
     return f"{x:.{digits}f}"
 
 
@@ -80,7 +81,7 @@ def readout_mean(e, digits: int = 3, near_one: bool = False) -> str:
     if at > 4:  # a tiny mean (a saturated row's entropy): both in exponent form
         return f"{e.mean:.2g} ± {e.se:.1g}"
     se = f"{e.se:.{at}f}" if at >= places else f"{e.se:.1g}"
-    return f"{readout_number(e.mean, at, near_one)} ± {se}"
+    return f"{readout_number(e.mean, at, near_one, small=False)} ± {se}"
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ class Row:
     digits: int = 3
     near_one: bool = False
     complement: float | None = None  # 1 - draw from the other weights (readout_number)
-    small: bool = False  # below 0.01, two significant figures (readout_number)
+    small: bool = True  # below 0.01, two significant figures (readout_number)
 
     def cells(self, with_mean: bool) -> tuple[str, ...]:
         shown = NONE if self.draw is None else readout_number(self.draw, self.digits, self.near_one,
@@ -109,7 +110,7 @@ class Row:
     @property
     def mean_shown(self) -> str:
         """The mean alone, with the digits of its cell (for prose that quotes the readout)."""
-        return readout_number(self.mean.mean, self.digits, self.near_one)
+        return readout_number(self.mean.mean, self.digits, self.near_one, small=False)
 
 
 @dataclass(frozen=True)

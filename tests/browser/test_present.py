@@ -192,6 +192,7 @@ def test_present_button_fills_the_screen_and_steps_through_the_stops(browser, se
     assert s["focusInside"], "focus moves into the dialog"
     assert_fills_screen(s, large_text=viewport[0] >= 1280)
     assert_at_stop(s, 0, name)
+    assert page.locator(".asb-presenting .asb-keys").is_visible(), "with a mouse and keys, the key hints show"
     page.screenshot(path=str(SCREENSHOTS / f"present-{name}-{viewport[0]}.png"))
     for k, key in enumerate(["PageDown", "ArrowRight", "Space"], 1):
         page.keyboard.press(key)
@@ -269,7 +270,9 @@ def test_back_and_next_buttons_step_on_a_touch_screen(browser, server, viewport)
     (Back is disabled at the first stop, Next at the last), their labels name the keys, the
     readout's tables do not overlap, and Close gives the reader's own settings back."""
     name = "attention"
-    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, has_touch=True)
+    phone = viewport[0] < 700
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, has_touch=True,
+                                  is_mobile=phone)
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -279,6 +282,11 @@ def test_back_and_next_buttons_step_on_a_touch_screen(browser, server, viewport)
     page.locator(".asb-player .asb-present-open").first.tap()
     s = wait_for_stop(page, 0)
     assert_fills_screen(s, large_text=viewport[0] >= 1280)
+    # the key hints ("Next: → PageDown Space") only where a keyboard may be: not on a screen
+    # that is touch alone (a phone; headless Chromium's touch emulation at 1280 counts as one too)
+    touch_only = page.evaluate("matchMedia('(hover: none) and (pointer: coarse)').matches")
+    assert touch_only or not phone
+    assert page.locator(".asb-presenting .asb-keys").is_visible() == (not touch_only)
     bar = page.locator(".asb-presenting .asb-present-bar")
     back, next_ = bar.locator(".asb-present-back"), bar.locator(".asb-present-next")
     for b in (back, next_, bar.locator(".asb-present-close")):

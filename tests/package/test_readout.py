@@ -143,7 +143,7 @@ def test_readout_mean_keeps_three_significant_figures():
     assert readout_mean(e(0.99991, 9e-5, 0, 1, 9), near_one=True) == "1 − 9e-05 ± 9e-05"  # never "1.000"
     assert readout_mean(e(0.5, 0.0, 0, 1, 9)) == "0.500 ± 0.000"  # exactly 0 may read 0
     assert readout_mean(e(4.5e-8, 4.5e-8, 0, 1, 9), 2) == "4.5e-08 ± 4e-08"
-    assert readout_number(0.0625) == "0.062" and readout_number(0.00123) == "0.001" and readout_number(0.00031) == "0.00031"
+    assert readout_number(0.0625) == "0.062" and readout_number(0.00123) == "0.0012" and readout_number(0.00031) == "0.00031"
 
 
 def test_readout_validates_its_parts():
@@ -179,16 +179,26 @@ def test_a_saturated_weight_shows_its_distance_from_1_from_the_other_weights():
     assert rows["largest weight"] == "1 − 3.2e-16" and rows["largest P(1−P)"] == "3.2e-16"
 
 
-def test_the_needles_weight_keeps_two_significant_figures_when_small():
-    """Chapter 7 quotes the needle's weight among 65 536 keys as 0.0037; its readout said 0.004.
-    A small weight the text quotes keeps two significant figures, as the text does."""
-    assert readout_number(0.00366, 3, small=True) == "0.0037"
-    assert readout_number(0.00061, 3, small=True) == "0.00061"
-    assert readout_number(0.0123, 3, small=True) == "0.012"  # from 0.01 on, three decimals
-    assert readout_number(0.00366, 3) == "0.004"  # the default is unchanged
+def test_every_small_value_keeps_two_significant_figures():
+    """Chapter 7 quotes the needle's weight among 65 536 keys as 0.0037 and the capped one as
+    0.00062; the readout said 0.004 and 0.001, and the needle's P(1-P) beside it still said
+    0.004. Every value below 0.01 keeps two significant figures, in every row; a mean keeps the
+    decimal place of its standard error (small=False)."""
+    assert readout_number(0.00366) == "0.0037"
+    assert readout_number(0.00061) == "0.00061"
+    assert readout_number(0.0123) == "0.012"  # from 0.01 on, three decimals
+    assert readout_number(-0.0042) == "-0.0042"
+    assert readout_number(0.00366, 3, small=False) == "0.004"  # a mean to its error's place
+    assert readout_mean(Expectation(0.0091, 0.003, 0.0031, 0.0151, 200)) == "0.009 ± 0.003"
     explorer = context_explorer()
     figure = explorer.make_figure()
-    figure.update(n=65536, gap=6.0, method="plain")
-    needle = figure.state["readouts"]["needle"]
-    rows = {r.label: r.cells(False)[0] for g in explorer.describe(figure.state).groups for r in g.rows}
-    assert rows["needle weight"] == f"{needle:.2g}" and needle < 0.01
+    for method in ("plain", "soft-cap"):
+        figure.update(n=65536, gap=6.0, method=method)
+        state = figure.state["readouts"]
+        rows = {r.label: r.cells(False)[0] for g in explorer.describe(figure.state).groups for r in g.rows}
+        needle = state["needle"]
+        assert needle < 0.01 and rows["needle weight"] == f"{needle:.2g}", method
+        for label, cell in rows.items():
+            value = float(cell) if cell.replace(".", "", 1).replace("e-", "", 1).isdigit() else None
+            if value is not None and 0 < value < 0.01:
+                assert len(cell.lstrip("0.").split("e")[0].replace(".", "")) == 2, (method, label, cell)
