@@ -18,7 +18,7 @@ help:
 	@echo "make book   build the book strictly into $(HTML) (creates $(VENV) on first use)"
 	@echo "make chapter-notebooks  build, then copy the chapters generated as notebooks to notebooks/chapters/"
 	@echo "make serve  serve the built book on http://127.0.0.1:$(PORT)"
-	@echo "make lint   ruff and codespell (pyproject.toml), as the pre-commit hooks run them"
+	@echo "make lint   ruff, codespell and mypy (pyproject.toml), as the pre-commit hooks run them"
 	@echo "make check  lint and the package's own tests, no book build or browser (under 2 minutes)"
 	@echo "make test   unit, notebook, strict-build and browser tests"
 	@echo "make screenshots  every page at 1280 and 390 px, light and dark, in _build/screenshots/"
@@ -52,13 +52,16 @@ serve:
 	@echo "Serving http://127.0.0.1:$(PORT)/ (Ctrl-C stops)"
 	$(PY) -m http.server --bind 127.0.0.1 --directory $(HTML) $(PORT)
 
-# ruff (pyflakes' checks and syntax) over the Python sources and codespell over code and prose,
-# both configured in pyproject.toml; .pre-commit-config.yaml runs the same two commands.
+# ruff (pyflakes' checks and syntax) over the Python sources, codespell over code and prose, and
+# mypy over the reader's package's type hints, all configured in pyproject.toml;
+# .pre-commit-config.yaml runs the same three commands.
 LINT_PY ?= src booktools tests scripts scripts/build-published benchmarks
+TYPED ?= src/attention_scaling
 SPELL ?= src booktools tests scripts book notebooks docs _static README.md CONTRIBUTING.md _config.yml _toc.yml Makefile benchmarks
 lint: venv-test
 	$(VENV)/bin/ruff check $(LINT_PY)
 	$(VENV)/bin/codespell --toml pyproject.toml $(SPELL)
+	$(VENV)/bin/mypy $(TYPED)
 
 # The quick check before a commit: lint, then the package tier (tests/package: the reader's
 # package alone, no built book, browser or build tools) on two workers, a file each

@@ -62,9 +62,10 @@ def axis_index(axis, ndim: int, name: str = "axis") -> int:
     """Return ``axis`` normalised to ``0 <= axis < ndim``."""
     if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
         raise ValueError(f"{name} must be an integer, got {axis!r}")
+    axis = int(axis)
     if not -ndim <= axis < ndim:
         raise ValueError(f"{name}={axis} is out of range for an array with {ndim} dimension(s)")
-    return int(axis) % ndim
+    return axis % ndim
 
 
 def positive_int(value, name: str, minimum: int = 1) -> int:

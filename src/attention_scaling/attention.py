@@ -22,6 +22,8 @@ where :math:`G = \partial L/\partial O` is the gradient arriving from above.
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -166,11 +168,11 @@ def gradients_by_dimension(d_values, magnitude: float = 1.0, n_queries: int = 32
         raise ValueError(f"saturation must be below 1, got {saturation}")
     rng = v.generator(seed)
     keys = ("mean |dq|", "median |dq|", "mean |dk|", "saturated rows")
-    out = {"d_values": np.array(d_list), "saturation": saturation,
+    out: dict[str, Any] = {"d_values": np.array(d_list), "saturation": saturation,
            "scaled": {k: np.zeros(len(d_list)) for k in keys},
            "unscaled": {k: np.zeros(len(d_list)) for k in keys}}
     for i, d in enumerate(d_list):
-        pooled = {"scaled": ([], [], []), "unscaled": ([], [], [])}
+        pooled: dict[str, tuple[list, list, list]] = {"scaled": ([], [], []), "unscaled": ([], [], [])}
         for _ in range(trials):
             q, k, val, g = _trial(rng, m, n_queries, n_keys, d, d_v)
             for name, flag in (("scaled", True), ("unscaled", False)):
@@ -238,7 +240,7 @@ def gradient_rows(d_values, magnitude: float = 1.0, n_queries: int = 32, n_keys:
     rng = v.generator(seed)
     names = ("|dq|", "s|k|", "|dz|", "|dp|", "|J|", "max weight", "gap")
     shape = (len(d_list), trials, n_queries)
-    out = {"d_values": np.array(d_list),
+    out: dict[str, Any] = {"d_values": np.array(d_list),
            "scaled": {k: np.zeros(shape) for k in names},
            "unscaled": {k: np.zeros(shape) for k in names}}
     for i, d in enumerate(d_list):

@@ -100,7 +100,7 @@ def claims_in(path) -> list[tuple[str, str]]:
             if (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "claim"
                     and node.args):
                 first = node.args[0]
-                sentence = first.value if isinstance(first, ast.Constant) else ast.unparse(first)
+                sentence = str(first.value) if isinstance(first, ast.Constant) else ast.unparse(first)
                 found.append((f"{where}+{node.lineno - 1}", sentence))
     return found
 

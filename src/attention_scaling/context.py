@@ -278,8 +278,8 @@ def method_weights(z, method: str, s: float = LOGN_S, cap: float = CAP) -> dict:
     s, cap = v.positive_real(s, "s"), v.positive_real(cap, "cap")
     logits, slope = _transform(z, z.size, method, s, cap)
     if method == "zero-logit":
-        p, sink = softmax_with_zero(logits)
-        sink = float(sink)
+        p, sink_weight = softmax_with_zero(logits)
+        sink = float(sink_weight)
     else:
         e = np.exp(_relative_logits(z, logits, slope, z.max(), logits.max(), method))
         p, sink = e / e.sum(), 0.0
@@ -551,7 +551,7 @@ class ContextFigure(BlitFigure):
         if not math.isfinite(log_n_factor(N_VALUES[-1], self.s) * max(20.0, float(np.abs(rest_all).max()))):
             raise ValueError(f"s={self.s:g} makes the explorer's logits s·ln n·z overflow float64")
         self._log_z = {m: np.empty(len(N_VALUES)) for m in METHODS}
-        self._parts = {m: [] for m in METHODS}
+        self._parts: dict[str, list] = {m: [] for m in METHODS}
         self._top, self._log_rest = {}, {}
         for i, n in enumerate(N_VALUES):
             rest = rest_all[: n - 1]
@@ -635,17 +635,15 @@ class ContextFigure(BlitFigure):
         fig.suptitle(f"one draw of the distractors (seed {self.seed}); the needle ringed where it stands",
                      fontsize=TEXT_PT)
         self.state: dict = {}
-        self._gap = None
+        self._gap: float | None = None
         self.update()
 
     def curves(self, gap: float, method: str) -> dict:
         """The needle's weight, 1 − weight, P(1 − P) and gradient at every n of :data:`N_VALUES`, for one draw."""
-        weights, others, grads = [], [], []
-        for i, n in enumerate(N_VALUES):
-            w, o, g, _ = _needle_from_partition(gap, n, method, self._parts[method][i], self.s, self.cap)
-            weights.append(float(w)), others.append(float(o)), grads.append(float(g))
-        weights, others = np.array(weights), np.array(others)
-        return {"weight": weights, "others": others, "P(1-P)": weights * others, "gradient": np.array(grads)}
+        rows = [_needle_from_partition(gap, n, method, self._parts[method][i], self.s, self.cap)
+                for i, n in enumerate(N_VALUES)]
+        weights, others, grads = (np.array([float(row[k]) for row in rows]) for k in range(3))
+        return {"weight": weights, "others": others, "P(1-P)": weights * others, "gradient": grads}
 
     def update(self, n: int = 1024, gap: float = 6.0, method: str = "plain") -> None:
         """Show ``method`` with the needle ``gap`` above 0 among ``n`` keys (``n`` in :data:`N_VALUES`)."""

@@ -21,6 +21,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 import numpy as np
 
@@ -126,7 +127,7 @@ class Control:
     label: str
     unit: str
     values: tuple
-    default: object
+    default: Any
     live: tuple
     fmt: str = "{}"
     names: tuple | None = None
@@ -146,7 +147,7 @@ class Control:
 
     def show(self, value) -> str:
         """The value as plain text (for alt text, readouts and aria-valuetext)."""
-        if self.is_choice:
+        if self.names is not None:  # a choice (is_choice)
             return plain_text(self.names[self.values.index(value)])
         return self.fmt.format(value)
 
@@ -214,10 +215,10 @@ class Explorable:
 
     name: str
     title: str
-    make_figure: object  # callable returning a BlitFigure
+    make_figure: Callable[[], BlitFigure]  # returns the figure the explorer draws on
     controls: list
     live_only: list = field(default_factory=list)  # sliders only the live version has
-    describe: object = None  # callable(state) -> Readout (attention_scaling.readout)
+    describe: Any = None  # callable(state) -> Readout (attention_scaling.readout)
     stops: tuple = ()  # the lesson's settings to step through (attention_scaling.lesson)
     fast: str | None = None  # the control whose row of frames the live widget caches in the page
     _figure: BlitFigure | None = None
@@ -251,7 +252,7 @@ class Explorable:
         import ipywidgets as w
 
         kind, *spec = c.live
-        common = {"description": c.described(), "style": {"description_width": "initial"}}
+        common: dict[str, Any] = {"description": c.described(), "style": {"description_width": "initial"}}
         if kind == "radio":  # option names are not typeset: "1/√dₖ", not "1/√d_k"
             radio = w.RadioButtons(options=[(_subscripts(c.show(x)), x) for x in spec[0]], value=c.default,
                                    layout=w.Layout(width="auto"), **common)
@@ -345,7 +346,7 @@ class Explorable:
     def _static_control(self, c: Control, cid: str) -> str:
         """A labelled range input (ordered values) or a group of radio buttons (a choice)."""
         label = math_html(c.label)
-        if c.is_choice:
+        if c.names is not None:  # a choice (is_choice)
             options = "".join(
                 f'<label class="asb-option"><input type="radio" name="{cid}" value="{i}"'
                 f'{" checked" if x == c.default else ""}> {math_html(name)}</label>'
@@ -600,7 +601,10 @@ class _FrameCache:
         title = w.HTMLMath(f"<b>{html.escape(exp.title)}</b>")
         self.box = w.VBox([style, title, *controls.values(), self.frame], layout=w.Layout(width="100%"))
         self.box.frame_cache = self
-        self.key, self.fresh, self.links, self.task = None, set(), (), None
+        self.key: tuple | None = None
+        self.fresh: set[int] = set()
+        self.links: tuple = ()
+        self.task: Any = None
         for c in controls.values():
             if c is self.slider:
                 c.observe(self._fast_moved, names="index")

@@ -9,12 +9,16 @@ keep one figure and redraw it, and no figure leaks between cells. In a notebook,
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING, Any, cast
 
 import matplotlib.figure
 import numpy as np
 
 from . import _validate as v
 from .numerics import diagonal_gradient
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 
 class Figure(matplotlib.figure.Figure):
@@ -193,7 +197,7 @@ def self_gradient_curve(marks: dict[str, float] | None = None, width: float = 9.
     shapes = "osD^v<>"
     for i, (label, value) in enumerate(zip(marks, values if marks else [])):
         g = float(diagonal_gradient(value))
-        style = {"color": COLORS["mark"], "markersize": 7, "zorder": 3, "clip_on": False,
+        style: dict[str, Any] = {"color": COLORS["mark"], "markersize": 7, "zorder": 3, "clip_on": False,
                  "markerfacecolor": "white" if i % 2 else COLORS["mark"]}
         named = f"{label}: $P(1-P)$ = {g:.4g}" if log_view else f"{label}: {g:.4g}"
         ax.plot([value], [g], shapes[i % len(shapes)], label=named, **style)
@@ -335,7 +339,7 @@ def training_curves_figure(runs: dict, width: float = 9.6, height: float = 4.4) 
     if broken:
         ax_big = fig.add_subplot(grid[0, 0])
         ax_z = fig.add_subplot(grid[1, 0], sharex=ax_big)
-        logit_axes = (ax_big, ax_z)
+        logit_axes: tuple[Axes, ...] = (ax_big, ax_z)
     else:
         ax_z = fig.add_subplot(grid[:, 0])
         logit_axes = (ax_z,)
@@ -415,7 +419,7 @@ def layernorm_placement_diagram(width: float = 9.6, height: float = 4.0) -> Figu
     from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
     fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")))
-    ax = fig.add_axes([0, 0, 1, 1])
+    ax = fig.add_axes((0, 0, 1, 1))
     ax.set_xlim(0, 10)
     ax.set_ylim(0, 4.0)
     ax.axis("off")
@@ -471,7 +475,7 @@ def softmax_error_figure(errors, width: float = 8.4, height: float = 3.6) -> Fig
         raise ValueError("errors must come from stability.softmax_errors()") from exc
     floor, band = 1e-20, 1e3
     fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")), layout="constrained")
-    fig.get_layout_engine().set(wspace=0.08)  # keep 10^4 and 10^0 of the two x axes apart
+    cast(Any, fig.get_layout_engine()).set(wspace=0.08)  # keep 10^4 and 10^0 of the two x axes apart
     axes = fig.subplots(1, 2, sharey=True)
     titles = {"naive": "naive: the formula as written", "stable": "stable: the maximum subtracted first"}
     for ax, kind in zip(axes, ("naive", "stable")):
@@ -553,7 +557,8 @@ class BlitFigure:
 
     # The panel a phone's player opens on (static_html: its scroller starts there), when it is
     # not the first: a subclass sets it to one of its axes.
-    key_axes = None
+    key_axes: Any = None
+    state: dict[str, Any]  # what the last update drew (its subclass says what)
 
     def __init__(self, fig: Figure):
         from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -561,8 +566,8 @@ class BlitFigure:
         self.fig = fig
         self.canvas = FigureCanvasAgg(fig)
         self._dynamic: list = []
-        self._background = None
-        self._smallest_pt = None  # the smallest font size, measured once with the background
+        self._background: Any = None
+        self._smallest_pt: float | None = None  # the smallest font size, measured once with the background
 
     def _animate(self, *artists):
         for artist in artists:
@@ -570,7 +575,7 @@ class BlitFigure:
             self._dynamic.append(artist)
         return artists[0] if len(artists) == 1 else artists
 
-    def update(self, **params) -> None:  # pragma: no cover - abstract
+    def update(self, *args: Any, **params: Any) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def render(self) -> np.ndarray:
@@ -598,7 +603,7 @@ class BlitFigure:
         frame = self.render()
         if (frame[..., 3] == 255).all():
             frame = frame[..., :3]
-        return fast_png(frame, self.fig.dpi, self._smallest_pt, compress_level)
+        return fast_png(frame, self.fig.dpi, self._measured_pt(), compress_level)
 
     def live_background_png(self) -> bytes:
         """Everything that never changes, exactly (RGB, :func:`fast_png`): the live widget sends it once.
@@ -609,7 +614,7 @@ class BlitFigure:
         self._ensure_background()
         self.canvas.restore_region(self._background)
         rgba = np.asarray(self.canvas.buffer_rgba())
-        return fast_png(rgba[..., :3] if (rgba[..., 3] == 255).all() else rgba, self.fig.dpi, self._smallest_pt)
+        return fast_png(rgba[..., :3] if (rgba[..., 3] == 255).all() else rgba, self.fig.dpi, self._measured_pt())
 
     def live_layer_png(self) -> bytes:
         """Only the changing artists on a transparent canvas, RGBA, not quantised, encoded fast
@@ -624,7 +629,7 @@ class BlitFigure:
         renderer.clear()  # transparent
         for artist in self._dynamic:
             self.fig.draw_artist(artist)
-        return fast_png(np.asarray(self.canvas.buffer_rgba()), self.fig.dpi, self._smallest_pt)
+        return fast_png(np.asarray(self.canvas.buffer_rgba()), self.fig.dpi, self._measured_pt())
 
     def key_panel_start(self) -> float | None:
         """Where :attr:`key_axes` begins, its tick labels included, as a fraction of the
@@ -648,6 +653,12 @@ class BlitFigure:
     def _ensure_background(self) -> None:
         if self._background is None:
             self.render()
+
+    def _measured_pt(self) -> float:
+        """The smallest font size, measured when the background was drawn."""
+        self._ensure_background()
+        assert self._smallest_pt is not None  # render() measures it with the background
+        return self._smallest_pt
 
     def background_png(self) -> bytes:
         """Everything that never changes (axes, labels, legends) as one optimised PNG.

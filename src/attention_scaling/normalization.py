@@ -14,6 +14,8 @@ Score modes for one query row ``q`` against keys ``K`` (see :func:`attention_sco
 
 from __future__ import annotations
 
+from typing import Any
+
 import numbers
 
 import numpy as np
@@ -176,7 +178,7 @@ def train_retrieval(qk_norm: bool, steps: int = 300, lr: float = 2.0, d_model: i
     w_q = rng.standard_normal((d_model, d_k)) / np.sqrt(d_model)
     w_k = rng.standard_normal((d_model, d_k)) / np.sqrt(d_model)
     gain = gain0
-    log = {k: np.full(steps, np.nan) for k in ("loss", "max logit", "entropy", "accuracy", "gain",
+    log: dict[str, Any] = {k: np.full(steps, np.nan) for k in ("loss", "max logit", "entropy", "accuracy", "gain",
                                                "lr", "|W_q|", "|W_k|", "|dW_q|", "|dW_k|")}
     log["diverged_at"] = -1
     with np.errstate(over="ignore", invalid="ignore"):  # a diverging run is detected below

@@ -210,7 +210,8 @@ def tally(codes: Iterable[str], quiz: Quiz | None = None) -> str:
         raise ValueError("codes must be a list of answer codes (strings)")
     if quiz is not None and not isinstance(quiz, Quiz):
         raise ValueError(f"quiz must be a Quiz, got {type(quiz).__name__}")
-    read, bad = {}, []
+    read: dict[str, list] = {}
+    bad: list = []
     for code in codes:
         try:
             c = read_code(code)
@@ -227,14 +228,14 @@ def tally(codes: Iterable[str], quiz: Quiz | None = None) -> str:
         for qi in range(n_questions):
             given = [c.answers[qi] for c in group if qi < len(c.answers) and c.answers[qi] is not None]
             right = sum(1 for _, ok in given if ok)
-            counts = {}
+            counts: dict[int, int] = {}
             for index, _ in given:
                 counts[index] = counts.get(index, 0) + 1
             share = f"{100 * right / len(given):.0f} % right first time" if given else "no answers"
             lines.append(f"  Q{qi + 1}: {len(given)} answered, {share}")
             for index in sorted(counts):
                 name = LETTERS[index]
-                if known and qi < len(quiz.questions) and index < len(quiz.questions[qi].options):
+                if known and quiz is not None and qi < len(quiz.questions) and index < len(quiz.questions[qi].options):
                     option = quiz.questions[qi].options[index]
                     name += f" {'(right) ' if option.correct else ''}{option.text}"
                 lines.append(f"    {name}: {counts[index]}")

@@ -13,6 +13,8 @@ its page fills the table and builds the alt text from a :meth:`Readout.template`
 
 from __future__ import annotations
 
+from typing import Any
+
 import html
 import math
 import re
@@ -94,7 +96,7 @@ class Row:
 
     label: str
     draw: float | None
-    mean: object = None  # an attention_scaling.numerics.Expectation
+    mean: Any = None  # an attention_scaling.numerics.Expectation
     digits: int = 3
     near_one: bool = False
     complement: float | None = None  # 1 - draw from the other weights (readout_number)

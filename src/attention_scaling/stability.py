@@ -15,6 +15,8 @@ as GPU kernels do. Every public function validates its arguments and raises
 
 from __future__ import annotations
 
+from typing import Any
+
 import math
 import numbers
 from decimal import Context, Decimal
@@ -600,7 +602,7 @@ def softmax_errors(scales, dtypes=(np.float16, np.float32, np.float64), n_scores
     n_scores = v.positive_int(n_scores, "n_scores", minimum=2)
     rng = np.random.default_rng(v.positive_int(seed, "seed", minimum=0))
     u = np.concatenate([[1.0], rng.uniform(-1.0, 1.0, n_scores - 1)])
-    out = {"scales": s, "dtypes": [dt.name for dt in dts], "naive": {}, "stable": {}, "threshold": {}}
+    out: dict[str, Any] = {"scales": s, "dtypes": [dt.name for dt in dts], "naive": {}, "stable": {}, "threshold": {}}
     for dt in dts:
         if s.max() * np.abs(u).max() > float(np.finfo(dt).max):
             raise ValueError(f"scales must keep the scores inside the range of {dt}; largest is {s.max():g}")
@@ -676,11 +678,11 @@ def overflow_fraction(d_values, dtype=np.float16, magnitude: float = 1.0, n_quer
            "n_rows": n_queries, "repeats": repeats}
     kinds = ("unscaled", "scaled")
     parts = ("", " exact", " se", " normal", " rows", " rows exact", " rows independent") + ((" rows sd",) if repeats else ())
-    rows = {kind + part: [] for kind in kinds for part in parts}
+    rows: dict[str, list] = {kind + part: [] for kind in kinds for part in parts}
     streams = np.random.SeedSequence(seed).spawn(repeats)
     for d in d_list:
         q, k = draw_queries_keys(d, m, n_queries=n_queries, n_keys=n_keys, seed=seed)
-        shares = {kind: [] for kind in kinds}
+        shares: dict[str, list] = {kind: [] for kind in kinds}
         for stream in streams:
             q_r, k_r = draw_queries_keys(d, m, n_queries=n_queries, n_keys=n_keys, seed=np.random.default_rng(stream))
             s_r = q_r @ k_r.T

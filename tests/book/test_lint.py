@@ -14,8 +14,8 @@ VENV = Path(sys.executable).parent.parent
 
 
 def lint(py: Path, text: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(["make", "-s", "lint", f"VENV={VENV}", f"LINT_PY={py}", f"SPELL={py} {text}"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return subprocess.run(["make", "-s", "lint", f"VENV={VENV}", f"LINT_PY={py}", f"SPELL={py} {text}",
+                           f"TYPED={py}"], cwd=ROOT, capture_output=True, text=True, timeout=300)
 
 
 def test_clean_files_pass(tmp_path):
@@ -42,6 +42,22 @@ def test_a_planted_misspelling_fails(tmp_path):
     assert f"{typo} ==> received" in proc.stdout
 
 
+def test_a_planted_type_error_fails(tmp_path):
+    """mypy checks the reader's package's hints: a call that cannot type-check fails the lint."""
+    (tmp_path / "typed.py").write_text("def half(x: float) -> float:\n    return x / 2\n\n\nhalf(\"one\")\n")
+    (tmp_path / "ok.md").write_text("Fine.\n")
+    proc = lint(tmp_path / "typed.py", tmp_path / "ok.md")
+    assert proc.returncode != 0
+    assert "[arg-type]" in proc.stdout and "typed.py:5" in proc.stdout
+
+
+def test_the_reader_package_type_checks():
+    proc = subprocess.run([str(VENV / "bin" / "mypy"), "src/attention_scaling"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Success: no issues found in" in proc.stdout
+
+
 def test_pre_commit_runs_what_make_lint_runs():
     hooks = {h["id"]: h for repo in yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text())["repos"]
              for h in repo["hooks"]}
@@ -50,3 +66,5 @@ def test_pre_commit_runs_what_make_lint_runs():
     recipe = subprocess.run(["make", "-n", "lint", f"VENV={VENV}"], cwd=ROOT, capture_output=True, text=True,
                             check=True).stdout
     assert f"{VENV}/bin/ruff check " in recipe and f"{VENV}/bin/codespell --toml pyproject.toml " in recipe
+    assert hooks["mypy"]["entry"] == ".venv/bin/mypy src/attention_scaling"
+    assert f"{VENV}/bin/mypy src/attention_scaling" in recipe
