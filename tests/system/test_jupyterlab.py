@@ -277,11 +277,28 @@ def _explores(urlpath: str) -> bool:
 
 # --- the checks -------------------------------------------------------------------------
 
+def _has_choices(urlpath: str) -> bool:
+    """Whether the page makes an explorer with a choice (radio buttons), by the package's own
+    controls: normalization's mode, the context explorer's method."""
+    import nbformat
+
+    from attention_scaling import explorables as ex
+
+    makers = [f for f in (ex.attention_explorer, ex.scale_explorer, ex.normalization_explorer, ex.context_explorer)
+              if any(c.is_choice for c in f().controls)]
+    nb = nbformat.read(ROOT / urlpath.removeprefix("lab/tree/"), as_version=4)
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    return any(f"{f.__name__}(" in code for f in makers)
+
+
 PAGES = pages()
+EXPLORING = [p for p in PAGES if _explores(p)]  # the pages whose explorers are moved below
+WITH_CHOICES = [p for p in EXPLORING if _has_choices(p)]
 
 
 def test_pages_are_the_launch_paths():
     assert PAGES, "no labs found under notebooks/"
+    assert EXPLORING and WITH_CHOICES and set(WITH_CHOICES) < set(EXPLORING) < set(PAGES)
     for urlpath in PAGES:
         assert urlpath.startswith("lab/tree/") and (ROOT / urlpath.removeprefix("lab/tree/")).is_file()
 
@@ -321,8 +338,6 @@ def test_widgets_render(visited, urlpath):
 
 
 def _explorers(visited, urlpath):
-    if not _explores(urlpath):
-        pytest.skip("no explorer on this page")
     explorers = visited(urlpath)["explorers"]
     assert explorers, f"{urlpath}: no live explorer to check"  # never pass on nothing
     return explorers
@@ -352,7 +367,7 @@ def _readout_moves(label: str) -> bool:
     return found.pop()
 
 
-@pytest.mark.parametrize("urlpath", PAGES, ids=_name)
+@pytest.mark.parametrize("urlpath", EXPLORING, ids=_name)
 def test_keyboard_and_mouse_move_the_frame(visited, urlpath):
     for explorer in _explorers(visited, urlpath):
         for slider in explorer["sliders"]:
@@ -365,18 +380,17 @@ def test_keyboard_and_mouse_move_the_frame(visited, urlpath):
                     f"{urlpath}: {what} '{slider['label']}' {'left' if moves else 'changed'} the readout")
 
 
-@pytest.mark.parametrize("urlpath", PAGES, ids=_name)
+@pytest.mark.parametrize("urlpath", WITH_CHOICES, ids=_name)
 def test_radio_buttons_change_the_frame(visited, urlpath):
     explorers = _explorers(visited, urlpath)
-    if not any(e["radios"] for e in explorers):
-        pytest.skip("no radio buttons on this page")
+    assert any(e["radios"] for e in explorers), f"{urlpath}: its explorer has a choice, but no radio buttons showed"
     for explorer in explorers:
         assert len(explorer["radio_changes"]) == max(explorer["radios"] - 1, 0)
         for change in explorer["radio_changes"]:
             assert change["frame"] and change["readout"], f"{urlpath}: a radio button left the frame as it was"
 
 
-@pytest.mark.parametrize("urlpath", PAGES, ids=_name)
+@pytest.mark.parametrize("urlpath", EXPLORING, ids=_name)
 def test_layout_gives_room(visited, urlpath):
     for explorer in _explorers(visited, urlpath):
         for slider in explorer["sliders"]:
@@ -394,7 +408,7 @@ def test_layout_gives_room(visited, urlpath):
 DOUBLED = re.compile(r"\(\s*\(|\)\s*\)")
 
 
-@pytest.mark.parametrize("urlpath", PAGES, ids=_name)
+@pytest.mark.parametrize("urlpath", EXPLORING, ids=_name)
 def test_labels_read_well(visited, urlpath):
     for explorer in _explorers(visited, urlpath):
         assert explorer["labels"], f"{urlpath}: an explorer without labels"
@@ -402,7 +416,7 @@ def test_labels_read_well(visited, urlpath):
         assert doubled == [], f"{urlpath}: doubled parentheses in {doubled}"
 
 
-@pytest.mark.parametrize("urlpath", PAGES, ids=_name)
+@pytest.mark.parametrize("urlpath", EXPLORING, ids=_name)
 def test_a_full_row_steps_in_the_page_alone(visited, urlpath):
     """Once an explorer's row is full, a key press on its fast slider shows a new frame and a
     new readout, and the kernel sends no message for it but the status of handling the
