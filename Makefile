@@ -12,10 +12,11 @@ HTML := _build/html
 PAGES_BRANCH ?= $(shell $(PY) -m attention_book.launch --pages-branch 2>/dev/null)
 REMOTE ?= origin
 
-.PHONY: help venv venv-test book chapter-notebooks serve lint check test test-oldest bench pdf handout publish dist clean
+.PHONY: help venv venv-test lock book chapter-notebooks serve lint check test test-oldest bench pdf handout publish dist clean
 
 help:
 	@echo "make book   build the book strictly into $(HTML) (creates $(VENV) on first use)"
+	@echo "make lock   compile requirements.in into the exact pins of requirements.txt (uv pip compile)"
 	@echo "make chapter-notebooks  build, then copy the chapters generated as notebooks to notebooks/chapters/"
 	@echo "make serve  serve the built book on http://127.0.0.1:$(PORT)"
 	@echo "make lint   ruff, codespell and mypy (pyproject.toml), as the pre-commit hooks run them"
@@ -36,6 +37,13 @@ venv:
 
 venv-test:
 	@scripts/ensure-venv $(VENV) requirements-test.txt requirements-hub.txt
+
+# The lock: requirements.txt compiled from requirements.in by uv (the installer ensure-venv puts
+# in the venv). uv keeps the pins already there that still fit; UPGRADE=1 moves them all.
+LOCK_PYTHON ?= 3.11.5
+lock: venv
+	$(VENV)/bin/uv pip compile --quiet --python-version $(LOCK_PYTHON) $(if $(UPGRADE),--upgrade) \
+	  --custom-compile-command "make lock" requirements.in -o requirements.txt
 
 book: venv
 	scripts/build-book $(PY)
