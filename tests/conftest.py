@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import atexit
 import functools
-import http.server
 import os
 import re
 import signal
@@ -29,6 +28,7 @@ BIN = Path(sys.executable).parent
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 from chromium_flags import CHROMIUM_ARGS  # noqa: E402  (tests/ is on sys.path: this file's directory)
+from serving import QuietHandler, QuietServer  # noqa: E402
 
 
 @dataclass
@@ -123,16 +123,11 @@ def every_site(request, site) -> BuiltSite:
     return request.getfixturevalue("published_site")
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):  # keep pytest output clean
-        pass
-
-
 @pytest.fixture(scope="session")
 def server(site):
     """Serve the built book on 127.0.0.1 (a free port) for the whole session."""
-    handler = functools.partial(_QuietHandler, directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    handler = functools.partial(QuietHandler, directory=str(site))
+    httpd = QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"

@@ -27,6 +27,7 @@ import yaml
 from attention_book.launch import site_address
 from attention_book.repository import find_repository
 from book_files import ROOT, html_page, toc_files
+from serving import QuietServer
 
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
 
@@ -397,7 +398,7 @@ class _PagesHandler(http.server.SimpleHTTPRequestHandler):
 def pages_server(site):
     prefix = urlparse(BASEURL).path or "/"
     handler = functools.partial(type("H", (_PagesHandler,), {"prefix": prefix}), directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = QuietServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}{prefix}"
     httpd.shutdown()

@@ -5,7 +5,6 @@ did with its separate stylesheets."""
 from __future__ import annotations
 
 import functools
-import http.server
 import re
 import shutil
 import threading
@@ -14,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from book_files import linked_stylesheets as linked
+from serving import QuietHandler, QuietServer
 from attention_book.pagespeed import (BUNDLES_DIR, bundle_sources, bundle_stylesheets, bundled_css,
                                          drop_icon_script, site_pages, speed_up_site, trim_theme_assets)
 
@@ -214,11 +214,6 @@ def unbundled_twin(text: str, page: Path, site: Path) -> str:
     return text.replace(f'<link rel="stylesheet" href="{href}" />', links, 1)
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.mark.browser
 @pytest.mark.parametrize("page_name", ["search.html", "book/intro.html", "book/derive-the-softmax-gradient.html"])
 def test_a_bundled_page_looks_as_with_its_sources(browser, site, tmp_path, page_name):
@@ -229,7 +224,7 @@ def test_a_bundled_page_looks_as_with_its_sources(browser, site, tmp_path, page_
     twin = page.with_name("twin-" + page.name)
     twin.write_text(unbundled_twin(text, page, copy), encoding="utf-8")
     assert len(linked(twin.read_text(encoding="utf-8"))) > 5
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(copy)))
+    httpd = QuietServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(copy)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     origin = f"http://127.0.0.1:{httpd.server_address[1]}"
     try:
