@@ -482,7 +482,7 @@ def zero_logit_jacobian(n: int = 3) -> dict:
 def needle_figure(result: dict, width: float = 9.6, height: float = 4.2):
     """The experiment of :func:`needle_experiment`: the needle's weight (log scale) and its gradient
     against n, the mean over the draws as a line, with a band for the middle 80 %."""
-    from .figures import SMALL_PT, TEXT_PT, Figure, _style
+    from .figures.style import SMALL_PT, TEXT_PT, Figure, _style
 
     if not isinstance(result, dict) or "methods" not in result:
         raise ValueError("result must be what needle_experiment returns")
@@ -522,7 +522,8 @@ def needle_figure(result: dict, width: float = 9.6, height: float = 4.2):
 
 # --- the explorer's figure ------------------------------------------------------------------------
 
-from .figures import COLORS, SMALL_PT, TEXT_PT, BlitFigure, _style  # noqa: E402  (figures after numerics)
+from .figures.blit import BlitFigure  # noqa: E402  (figures after numerics)
+from .figures.style import COLORS, SMALL_PT, TEXT_PT, _style  # noqa: E402
 
 
 class ContextFigure(BlitFigure):

@@ -18,7 +18,14 @@ _spec.loader.exec_module(executed_sources)
 
 
 def names(root: Path) -> set[str]:
-    return {p.stem if p.name != "__init__.py" else "__init__" for p in executed_sources.sources(root)}
+    """Module names relative to the package ("numerics", "figures.live"; "__init__" for the
+    package itself, "figures" for a subpackage's __init__)."""
+    package = root / "src" / "attention_scaling"
+    out = set()
+    for p in executed_sources.sources(root):
+        parts = p.relative_to(package).with_suffix("").parts
+        out.add(".".join(parts[:-1]) or "__init__" if parts[-1] == "__init__" else ".".join(parts))
+    return out
 
 
 def test_the_book_runs_its_science_and_not_its_build_tools():
@@ -27,6 +34,8 @@ def test_the_book_runs_its_science_and_not_its_build_tools():
     # inside a function), and always (the package's __init__ and _validate).
     assert {"__init__", "_validate", "numerics", "explorables", "context", "figures", "symbolic",
             "derivations", "claims", "quiz", "labs"} <= found
+    # a subpackage counts with every module of it that runs (figures/: live, blit, style ...)
+    assert {"figures.live", "figures.blit", "figures.style", "figures.png"} <= found
     # The build tools live in booktools/ (attention_book), so editing them re-executes nothing.
     # (The introduction and the instructors' page quote the repository with
     # attention_book.repository; the build's launch key re-executes them when it changes.)
