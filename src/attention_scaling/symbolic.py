@@ -141,7 +141,7 @@ class CheckRecord:
     step: int
     reason: str
     method: str  # "simplify", "exact at N random points", or "definition"
-    seconds: float
+    seconds: float = field(repr=False, compare=False)  # how long it took: not part of what was checked
 
 
 @dataclass
