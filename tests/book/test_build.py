@@ -30,6 +30,12 @@ def test_strict_build_has_no_warnings(built_book):
     assert "build succeeded" in built_book.output
 
 
+def test_no_execution_report_is_published(site):
+    """A failed execution leaves its traceback in reports/; a later successful build kept
+    them (seen in a cold reading: three stale .err.log files in the site)."""
+    assert not (site / "reports").exists(), sorted(p.name for p in (site / "reports").rglob("*"))
+
+
 def test_every_toc_page_is_written(site):
     for path in toc_files():
         assert (site / html_page(path)).is_file(), html_page(path)

@@ -432,6 +432,16 @@ def test_404_page_works_deep_under_the_published_path(browser, pages_server):
     page.wait_for_load_state("load")
     assert page.url == pages_server + html_page(toc_files()[0])
     context.close()
+    # it follows the reader's dark setting, as the book's pages do (a cold reading found it white)
+    for scheme, dark in (("light", False), ("dark", True)):
+        context = browser.new_context(color_scheme=scheme)
+        page = context.new_page()
+        page.goto(missing)
+        colours = page.evaluate("() => [getComputedStyle(document.body).backgroundColor, "
+                                "getComputedStyle(document.querySelector('h1')).color]")
+        background = [int(x) for x in colours[0][colours[0].index("(") + 1:-1].split(",")[:3]]
+        assert (sum(background) < 3 * 60) == dark, (scheme, colours)
+        context.close()
 
 
 # --- citation and licences -------------------------------------------------------------------

@@ -238,6 +238,13 @@ _PAGE_STYLE = """
   footer { margin-top: 3rem; padding-top: 1rem; padding-bottom: 2rem; border-top: 1px solid #d5d8dc;
            font-size: 0.9rem; color: #4a4a4a; }
   footer a { color: #0a4a8c; }
+  /* the reader's dark setting, as the book's pages follow it (the same text and link colours) */
+  @media (prefers-color-scheme: dark) {
+    body { color: #ced6dd; background: #14181e; }
+    header a { color: #ced6dd; }
+    a, footer a { color: #9cc9ff; }
+    footer { color: #b0b8c0; border-top-color: #3a4048; }
+  }
 """
 
 # GitHub Pages answers every missing address under the site with this one file, at that
