@@ -45,7 +45,8 @@ import numpy as np  # noqa: E402
 
 from attention_scaling import diagonal_gradient, draw_queries_keys, softmax  # noqa: E402
 from attention_scaling.explorables import attention_explorer, scale_explorer  # noqa: E402
-from attention_scaling.explorables import _magnitude_control, live_positions  # noqa: E402
+from attention_scaling.explorables import live_positions  # noqa: E402
+from attention_scaling.explorables.book import _magnitude_control  # noqa: E402
 from attention_scaling.figures import D_VALUES  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

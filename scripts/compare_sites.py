@@ -7,7 +7,8 @@ commit after into two folders and compare them. Ignored, each for a reason:
 
 - the footer's build stamp (``<p class="asb-build">``: the commit, the date, a dirty tree);
 - ``.buildinfo`` (Sphinx's hash of the configuration, which holds the stamp);
-- the cell ids of the ``_sources/`` notebooks (Jupytext makes new random ids at each build);
+- the cell ids and execution counts of the ``_sources/`` notebooks (Jupytext makes new random
+  ids at each build; a page read from the execution cache has no counts, a fresh run has);
 - where the kernel split a cell's printed lines into two stream outputs (it flushes on a
   timer): consecutive stream outputs are compared as one text.
 
@@ -36,14 +37,17 @@ def _html(text: str) -> str:
 def _notebook(text: str) -> list:
     cells = []
     for cell in json.loads(text).get("cells", []):
-        cell = {k: v for k, v in cell.items() if k != "id"}
+        cell = {k: v for k, v in cell.items() if k not in ("id", "execution_count")}
         outputs, merged = [], None
         for out in cell.get("outputs", []):
             if out.get("output_type") == "stream" and merged is not None and merged.get("name") == out.get("name"):
                 merged["text"] = "".join(merged["text"]) + "".join(out["text"])
                 continue
             merged = dict(out) if out.get("output_type") == "stream" else None
-            outputs.append(merged if merged is not None else out)
+            out = {k: v for k, v in (merged if merged is not None else out).items() if k != "execution_count"}
+            if merged is not None:
+                merged = out
+            outputs.append(out)
         for out in outputs:
             if out.get("output_type") == "stream":
                 out["text"] = "".join(out["text"])

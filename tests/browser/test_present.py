@@ -96,7 +96,7 @@ def wait_for_stop(page, k):
 
 def settings_in_alt(name, settings):
     """How a frame's alt text (written from the figure's state, its readout's lead) states these settings."""
-    from attention_scaling.explorables import _subscripts
+    from attention_scaling.explorables.text import _subscripts
 
     if name == "attention":
         return f"at dₖ = {settings['d_k']}, m = {settings['magnitude']:.2f},"

@@ -223,7 +223,8 @@ def test_soft_cap_bounds_every_logit_the_figure_shows(figure):
 
 
 def test_explorer_frames_differ_and_say_their_settings():
-    from attention_scaling.explorables import _subscripts, context_explorer
+    from attention_scaling.explorables import context_explorer
+    from attention_scaling.explorables.text import _subscripts
 
     exp = context_explorer()
     seen = set()

@@ -512,13 +512,13 @@ def test_explorers_with_the_same_setup_show_the_same_draw(attention_fig, seed):
 
 
 def _describe_attention(state):
-    from attention_scaling.explorables import _describe_attention as describe
+    from attention_scaling.explorables.book import _describe_attention as describe
 
     return describe(state)
 
 
 def _describe_normalization(state):
-    from attention_scaling.explorables import _describe_normalization as describe
+    from attention_scaling.explorables.book import _describe_normalization as describe
 
     return describe(state)
 
@@ -863,7 +863,7 @@ def test_the_row_refills_after_another_control_changes(other, value):
     assert not cache.linked and "asb-live-cached" not in cache.frame._dom_classes
     shown = _shown(box)[1].value
     assert exp.figure.state["params"][other] == value
-    from attention_scaling.explorables import _readout_html
+    from attention_scaling.explorables.live import _readout_html
 
     assert shown == _readout_html(exp.describe(exp.figure.state))  # the live table of the new state
     assert len(cache.fresh) <= 1
@@ -934,7 +934,7 @@ def test_every_explorer_figure_names_its_key_panel():
 
 def test_the_players_note_lists_a_doubling_grid_by_its_first_values_and_its_last():
     """The note under a player names every value it holds, a doubling grid as "{1, 2, 4, …, 1024}"."""
-    from attention_scaling.explorables import _value_set
+    from attention_scaling.explorables.controls import _value_set
 
     controls = {c.name: c for c in attention_explorer().controls}
     assert _value_set(controls["d_k"]) == "{1, 2, 4, …, 1024}, doubling"

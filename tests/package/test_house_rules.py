@@ -26,7 +26,7 @@ LONG_FUNCTIONS = {
     ("attention_book/sphinx_ext.py", "prerender_maths"): 76,
     ("attention_book/handout.py", "_parts"): 74,
     ("attention_scaling/figures/live.py", "AttentionFigure.__init__"): 67,
-    ("attention_scaling/explorables.py", "Explorable.static_html"): 67,
+    ("attention_scaling/explorables/explorable.py", "Explorable.static_html"): 67,
     ("attention_scaling/figures/live.py", "NormalizationFigure.__init__"): 65,
     ("attention_scaling/figures/scaling.py", "training_curves_figure"): 64,
 }

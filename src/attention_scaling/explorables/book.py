@@ -1,0 +1,238 @@
+"""The book's four explorers (attention, scale, normalisation, context length), their
+controls and the readouts they describe, and :func:`magnitude_to_saturate`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _validate as v
+from .. import lesson
+from ..figures import D_VALUES, MAX_KEYS, AttentionFigure, NormalizationFigure, ScaleFigure
+from ..numerics import ENSEMBLE_QUERIES
+from ..readout import Group, Readout, Row
+from .controls import Control
+from .explorable import Explorable
+from .text import _subscripts
+
+
+# --- the book's explorables ------------------------------------------------------------
+
+#: The magnitude grid of the static players: dense from 1 to 4, where the scaled weights saturate.
+ATTENTION_MAGNITUDES = (0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 6.0, 10.0)
+#: QK-norm gains of the normalisation player (√d_k = 8 at d_k = 64 is the default).
+QK_GAINS = (2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0)
+SCALES = (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 50.0, 70.0, 100.0)
+
+
+def _magnitude_control() -> "Control":
+    """The vector magnitude m, shared by the attention and normalisation explorers."""
+    return Control("magnitude", "vector magnitude $m$ (std of each component)", "", ATTENTION_MAGNITUDES, 1.0,
+                   ("log", 0.1, 10.0, 0.02), fmt="{:g}")
+
+
+def _weight_rows(draw: dict, expect: dict) -> tuple:
+    """The rows every explorer of one weight vector reads out: one draw beside its mean.
+
+    Above ½ the largest weight's distance from 1 is read off its P(1−P), which is then the
+    largest one and was formed from the other weights' sum: 1 − P = P(1−P)/P keeps every
+    digit where ``1 - P`` cancels (s = 100: 3.2e-16, not the 2.2e-16 of a subtraction)."""
+    top = draw["max weight"]
+    complement = draw["largest P(1-P)"] / top if top > 0.5 else None
+    return (Row("largest weight", top, expect["max weight"], 3, near_one=True, complement=complement),
+            Row("entropy", draw["entropy"], expect["entropy"], 2),
+            Row("largest P(1−P)", draw["largest P(1-P)"], expect["largest P(1-P)"], 3))
+
+
+def _means_note(n: int, max_entropy: float, what: str = "queries") -> str:
+    """What every 'mean' and '±' of a readout is, and the entropy's unit and ceiling."""
+    return (f"Each mean is over {n} {what}, ± one standard error; this draw can sit far from it. "
+            f"Entropy in nats, at most ln n = {max_entropy:.2f}.")
+
+
+def _describe_attention(state) -> Readout:
+    p = state["params"]
+    r, e = state["readouts"], state["expectation"]
+    return Readout(
+        lead=f"One draw (seed {p['seed']}) at dₖ = {p['d_k']}, m = {p['magnitude']:.2f}, {p['n_keys']} keys.",
+        groups=(Group("Unscaled", _weight_rows(r["unscaled"], e["unscaled"])),
+                Group("Scaled by 1/√dₖ", _weight_rows(r["scaled"], e["scaled"]))),
+        note=_means_note(state["n_queries"], state["max_entropy"]),
+        intro="Attention explorer.",
+        figure="Lines with bands: the means and the middle 80 % of the queries. "
+               "Right panel: |q·k| over random pairs against its prediction.")
+
+
+def attention_explorer(n_pairs: int = 2000) -> Explorable:
+    """The main explorable: sliders for d_k, vector magnitude, number of keys and seed.
+
+    On the static page d_k and magnitude vary over a grid; 16 keys and seed 0 are fixed.
+    """
+    n_pairs = v.positive_int(n_pairs, "n_pairs")
+    return Explorable(
+        name="attention",
+        title=(r"Attention weights, their gradients and the spread of $q\cdot k$, unscaled vs scaled by "
+               rf"$1/\sqrt{{d_k}}$ (each frame: one draw, beside the mean of {ENSEMBLE_QUERIES} queries)"),
+        make_figure=lambda: AttentionFigure(n_pairs=n_pairs),
+        controls=[
+            Control("d_k", "key dimension $d_k$", "dimensions", D_VALUES, 64, ("select", D_VALUES)),
+            _magnitude_control(),
+        ],
+        live_only=[
+            Control("n_keys", "number of keys $n$", "keys", (16,), 16, ("int", 2, MAX_KEYS)),
+            Control("seed", "seed of the draw", "", (0,), 0, ("int", 0, 99)),
+        ],
+        describe=_describe_attention,
+        stops=lesson.stops("attention"),
+        fast="magnitude",
+    )
+
+
+def _describe_scale(state) -> Readout:
+    s = state["params"]["scale"]
+    r, e = state["readouts"], state["expectation"]
+    k, seed = len(state["p"]), state["params"].get("seed")
+    return Readout(
+        lead=(f"One draw of {k} scores" + (f" (seed {seed})" if seed is not None else "")
+              + f" times a scale s = {s:g} (temperature {1 / s:.3g})."),
+        groups=(Group("", _weight_rows(r, e) + (Row("norm of the Jacobian ‖J‖₂", r["norm of J"], e["norm of J"], 3),)),),
+        note=_means_note(state["n_draws"], state["max_entropy"], "draws"),
+        intro="Softmax explorer.",
+        figure="Dashed lines and bands: the mean and middle 80 % of the draws.")
+
+
+def scale_explorer(seed: int = 0) -> Explorable:
+    """A smaller explorable: one score vector times a scale s (inverse temperature)."""
+    seed = v.positive_int(seed, "seed", minimum=0)
+    return Explorable(
+        name="scale",
+        title=(r"One score vector times a scale $s$: softmax, $P(1-P)$ and the Jacobian "
+               f"(one draw of 8 scores, seed {seed}, beside the mean of {ENSEMBLE_QUERIES} draws)"),
+        make_figure=lambda: ScaleFigure(seed=seed),
+        controls=[Control("scale", "scale $s$ (inverse temperature $1/T$)", "", SCALES, 1.0,
+                          ("log", 0.05, 100.0, 0.02), fmt="{:g}")],
+        describe=_describe_scale,
+        stops=lesson.stops("scale"),
+        fast="scale",
+    )
+
+
+def _describe_normalization(state) -> Readout:
+    p = state["params"]
+    mode = NormalizationFigure.NAMES[p["mode"]]
+    gain = f", gain g = {p['gain']:g}" if p["mode"] == "qk-l2" else ""
+    return Readout(
+        lead=f"One draw (seed {p['seed']}), {_subscripts(mode)}, at magnitude m = {p['magnitude']:.2f}{gain}.",
+        groups=(Group("", _weight_rows(state["readouts"], state["expectation"])),),
+        note=_means_note(state["n_queries"], state["max_entropy"]),
+        intro="Normalisation explorer.",
+        figure=(f"Right panel: the mean largest weight against the magnitude for each normalisation "
+                f"(QK-norm at gain g = {p['gain']:g}), with bands for the middle 80 % of the queries."))
+
+
+def normalization_explorer(seed: int = 0) -> Explorable:
+    """Magnitude and normalisation mode: with QK-norm the magnitude stops mattering."""
+    seed = v.positive_int(seed, "seed", minimum=0)
+    modes = NormalizationFigure.MODES
+    return Explorable(
+        name="normalization",
+        title=(r"Vector magnitude against three normalisations: scaling by $1/\sqrt{d_k}$, QK-norm, "
+               rf"LayerNorm on $q$ and $k$ (each frame: one draw, seed {seed}, beside the mean of "
+               f"{ENSEMBLE_QUERIES} queries)"),
+        make_figure=lambda: NormalizationFigure(seed=seed),
+        controls=[
+            Control("mode", "normalisation", "", modes, "scaled", ("radio", modes),
+                    names=tuple(NormalizationFigure.TEX_NAMES[m] for m in modes)),
+            _magnitude_control(),
+            Control("gain", r"QK-norm gain $g$ (moves the QK-norm curve)", "", QK_GAINS, 8.0,
+                    # steps of 2^(1/15): the player's gains, powers of 2 (8 = √64 among them), are on the grid
+                    ("log", *NormalizationFigure.GAIN_RANGE, float(np.log10(2) / 15)), fmt="{:g}"),
+        ],
+        describe=_describe_normalization,
+        stops=lesson.stops("normalization"),
+        fast="magnitude",
+    )
+
+
+def magnitude_to_saturate(threshold: float = 0.9, d_k: int = 64, n_keys: int = 16, seed: int = 0) -> dict:
+    r"""On the magnitude grid, where the largest *scaled* weight first passes ``threshold``.
+
+    The question of Exercises 3.3 and 6.1, answered once for both: for the one draw the
+    explorers show (:func:`~attention_scaling.numerics.shared_draw`) and for the mean over
+    the :data:`~attention_scaling.numerics.ENSEMBLE_QUERIES` queries of
+    :func:`~attention_scaling.numerics.query_ensemble`, both with scores
+    :math:`q\cdot k/\sqrt{d_k}`.
+
+    Returns
+    -------
+    dict
+        ``"magnitudes"`` (the grid), ``"draw"`` (largest weight of the one draw at each),
+        ``"mean"`` (an :class:`~attention_scaling.numerics.Expectation` at each), and
+        ``"first_draw"``, ``"first_mean"``: the first grid magnitude above ``threshold``, or
+        None if none is.
+    """
+    from ..numerics import expectation, query_ensemble, shared_draw, softmax
+
+    threshold = v.positive_real(threshold, "threshold")
+    if threshold >= 1:
+        raise ValueError(f"threshold must be below 1, got {threshold}")
+    q, k = shared_draw(d_k, n_keys, seed)
+    Q, K = query_ensemble(d_k, n_keys, seed=seed)
+    unit, unit_many = k @ q, np.einsum("id,ijd->ij", Q, K)
+    root = np.sqrt(d_k)
+    draw = [float(softmax(m * m * unit / root).max()) for m in ATTENTION_MAGNITUDES]
+    mean = [expectation(softmax(m * m * unit_many / root).max(axis=-1)) for m in ATTENTION_MAGNITUDES]
+    return {
+        "magnitudes": ATTENTION_MAGNITUDES, "draw": draw, "mean": mean,
+        "first_draw": next((m for m, x in zip(ATTENTION_MAGNITUDES, draw) if x > threshold), None),
+        "first_mean": next((m for m, e in zip(ATTENTION_MAGNITUDES, mean) if e.mean > threshold), None),
+    }
+
+
+# --- context length: the needle among n keys (book/keep-long-contexts-sharp.md) -------------------
+
+#: Gaps the live gap slider steps through: every quarter from 0 to 10 (the player's among them).
+LIVE_GAPS = tuple(i / 4 for i in range(41))
+
+
+def _describe_context(state) -> Readout:
+    from ..context import NAMES
+
+    p, r = state["params"], state["readouts"]
+    sink = r["sink"] if p["method"] == "zero-logit" else None
+    return Readout(
+        lead=(f"One draw (seed {p['seed']}) of {p['n'] - 1} distractor score{'s' if p['n'] > 2 else ''} ~ N(0, 1) "
+              f"and a needle scored "
+              f"Δ = {p['gap']:g}; n = {p['n']} keys, {_subscripts(NAMES[p['method']])}."),
+        groups=(Group("", (Row("needle weight", r["needle"], near_one=True, complement=r["others"]),
+                           Row("its P(1−P)", r["P(1-P)"]),
+                           Row("its gradient dP/dΔ", r["gradient"]),
+                           Row("strongest distractor", r["top distractor"]),
+                           Row("all other keys together", r["others"] - r["sink"], near_one=True),
+                           Row("extra zero logit (sink)", sink))),),
+        intro="Context explorer.",
+        figure=("Left: bars of the needle, the 5 strongest distractors, the rest summed, and the sink. "
+                "Middle: the needle as a point on the parabola P(1−P). Right: the needle's weight against n "
+                "for this method and for plain scaling, the current n ringed."))
+
+
+def context_explorer(seed: int = 0) -> Explorable:
+    """Context length n, the needle's gap Δ and the method: fading, s·ln n, soft-cap, a zero logit."""
+    from ..context import GAPS, METHODS, N_VALUES, TEX_NAMES, ContextFigure
+
+    seed = v.positive_int(seed, "seed", minimum=0)
+    return Explorable(
+        name="context",
+        title=rf"A needle among $n$ keys, four ways (one draw of the distractors, seed {seed})",
+        make_figure=lambda: ContextFigure(seed=seed),
+        controls=[
+            Control("method", "method", "", METHODS, "plain", ("radio", METHODS),
+                    names=tuple(TEX_NAMES[m] for m in METHODS)),
+            Control("n", "context length $n$", "keys", N_VALUES, 1024, ("select", N_VALUES)),
+            Control("gap", "needle's score Δ, distractors ~ N(0, 1)", "", GAPS, 6.0, ("select", LIVE_GAPS),
+                    fmt="{:g}"),
+        ],
+        describe=_describe_context,
+        stops=lesson.stops("context"),
+        fast="gap",
+    )

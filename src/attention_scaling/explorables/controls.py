@@ -1,0 +1,105 @@
+"""The control model: a :class:`Control` (an ordered slider or a named choice), the grid the
+static player offers, the values the live slider takes, and the build's static mode.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .text import plain_text
+
+
+#: Set to 1 by the book build; explorables then render as static players.
+STATIC_ENV = "ATTENTION_BOOK_STATIC"
+#: Most bytes of frames (base64, as embedded in the cell's HTML) one player may carry. The
+#: built site moves the frames out of the page into files loaded on demand
+#: (the build tools, :mod:`attention_book.sphinx_ext`), so this bounds the site's size, not a page's weight.
+FRAME_BUDGET_BYTES = 4_000_000
+
+
+def static_mode() -> bool:
+    """True while the book is being built (the explorables render as static players)."""
+    return os.environ.get(STATIC_ENV, "") == "1"
+
+
+@dataclass(frozen=True)
+class Control:
+    """One parameter of an explorable.
+
+    ``label`` (and ``names``, ``unit``) mark their maths as ``$...$``. ``values`` is the grid
+    the static player steps through; ``names`` gives words for categorical values, which
+    then show as radio buttons. ``live`` describes the live control: ``("select", options)``
+    (a slider over ordered values), ``("radio", options)``, ``("log", low, high, step)`` or
+    ``("int", low, high)``. ``unit`` follows a value ("64 dimensions"); leave it empty when
+    the label says it.
+    """
+
+    name: str
+    label: str
+    unit: str
+    values: tuple
+    default: Any
+    live: tuple
+    fmt: str = "{}"
+    names: tuple | None = None
+
+    def __post_init__(self):
+        if self.default not in self.values:
+            raise ValueError(f"default of {self.name} must be one of its values {self.values}, got {self.default!r}")
+        if self.names is not None and len(self.names) != len(self.values):
+            raise ValueError(f"names of {self.name} must name each of its {len(self.values)} values")
+        if self.live[0] not in ("select", "radio", "log", "int"):
+            raise ValueError(f"live control kind must be select, radio, log or int, got {self.live[0]!r}")
+
+    @property
+    def is_choice(self) -> bool:
+        """A categorical control: radio buttons on the page and live."""
+        return self.names is not None
+
+    def show(self, value) -> str:
+        """The value as plain text (for alt text, readouts and aria-valuetext)."""
+        if self.names is not None:  # a choice (is_choice)
+            return plain_text(self.names[self.values.index(value)])
+        return self.fmt.format(value)
+
+    def described(self) -> str:
+        """``label (unit)`` for the live version, with ``$...$`` maths."""
+        return f"{self.label} ({self.unit})" if self.unit else self.label
+
+
+def live_positions(control: Control) -> tuple:
+    """The values a live slider steps through.
+
+    ``("select", options)``: the options; ``("int", low, high)``: every integer;
+    ``("log", low, high, step)``: the default times the powers of ``10**step`` that lie in
+    [low, high] (rounded to 12 significant digits, so 0.1, 1 and 10 are exact), which are
+    the steps of a log slider started at its default.
+    """
+    if not isinstance(control, Control):
+        raise ValueError(f"control must be a Control, got {type(control).__name__}")
+    kind, *spec = control.live
+    if kind in ("select", "radio"):
+        return tuple(spec[0])
+    if kind == "int":
+        return tuple(range(spec[0], spec[1] + 1))
+    low, high, step = spec
+    centre = float(np.log10(control.default))
+    first = int(np.ceil((np.log10(low) - centre) / step - 1e-9))
+    last = int(np.floor((np.log10(high) - centre) / step + 1e-9))
+    return tuple(float(f"{10.0 ** (centre + k * step):.12g}") for k in range(first, last + 1))
+
+
+def _value_set(control) -> str:
+    """A control's values as the player's note lists them: every value, or, for six or more
+    that each double the last (d_k 1 to 1024, n 2 to 65 536), the first three and the last."""
+    shown = [control.show(x) for x in control.values]
+    doubling = (len(shown) >= 6 and not control.is_choice
+                and all(isinstance(x, (int, float)) and x > 0 for x in control.values)
+                and all(b == 2 * a for a, b in zip(control.values, control.values[1:])))
+    if doubling:
+        return f"{{{shown[0]}, {shown[1]}, {shown[2]}, …, {shown[-1]}}}, doubling"
+    return "{" + ", ".join(shown) + "}"

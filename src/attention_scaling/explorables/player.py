@@ -1,0 +1,56 @@
+"""The static player's data: the readouts shipped per frame and the Present-mode markup
+(_static/player.js reads both).
+"""
+
+from __future__ import annotations
+
+from ..readout import Readout, fill
+
+
+def _layout(r: Readout) -> tuple:
+    """What a readout's tables look like without their numbers: captions, columns, row labels."""
+    return r.columns, tuple((g.caption, tuple(row.label for row in g.rows)) for g in r.groups)
+
+
+def _readout_data(readouts: list) -> dict:
+    """A static player's readouts, compactly: per frame only :meth:`Readout.values` (the lead
+    and the cells, which player.js writes into the table); the alt text and the sentence a
+    screen reader hears as templates, one per distinct wording (a frame without a sink says
+    nothing of it), each frame's by index (one index when every frame shares it)."""
+    if len({_layout(r) for r in readouts}) != 1:
+        raise ValueError("every frame of a player must read out the same table (captions, columns, rows)")
+    templates: list = []
+
+    def index(template: str) -> int:
+        if template not in templates:
+            templates.append(template)
+        return templates.index(template)
+
+    alt_of, said_of = [], []
+    for r in readouts:
+        alt_of.append(index(r.template(alt=True)))
+        said_of.append(index(r.template(alt=False)))
+        if fill(templates[alt_of[-1]], r.values()) != r.alt or fill(templates[said_of[-1]], r.values()) != r.text:
+            raise ValueError(f"a readout's template does not give back its text: {r.text!r}")
+
+    def one(xs):
+        return xs[0] if len(set(xs)) == 1 else xs
+
+    return {"values": [r.values() for r in readouts], "templates": templates, "alt": one(alt_of),
+            "said": one(said_of)}
+
+
+def _present_markup(has_stops: bool) -> str:
+    """Presentation mode's markup (player.js): a Present button, shown only once the script
+    runs and never printed, and the bar it shows: the stop, then Back and Next for a touch
+    screen or a mouse (a clicker sends the keys their labels and titles name) and Close."""
+    return (
+        '<button type="button" class="asb-present-open" title="Show this player full screen, '
+        f'{"with the lesson&#39;s stops" if has_stops else "one value at a time"}">Present</button>'
+        '<div class="asb-present-bar"><p class="asb-stop" aria-live="polite"></p>'
+        '<span class="asb-present-nav">'
+        '<button type="button" class="asb-present-back" title="Previous stop (← or PageUp)">← Back</button>'
+        '<button type="button" class="asb-present-next" title="Next stop (→, PageDown or Space)">Next →</button>'
+        '<button type="button" class="asb-present-close" title="Leave (Escape)">Close <kbd>Esc</kbd></button>'
+        '</span></div>'
+    )
