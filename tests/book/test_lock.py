@@ -18,9 +18,11 @@ def _make_lock_command() -> str:
     """The Makefile's `lock` recipe, as `make -n` prints it, for this venv's uv."""
     recipe = subprocess.run(["make", "-n", "lock", "VENV=" + str(UV.parent.parent)], cwd=ROOT, capture_output=True,
                             text=True, check=True).stdout
-    line = " ".join(recipe.replace("\\\n", " ").split("\n")[-2:]).strip()
-    line = line[line.index(str(UV)):]
-    assert "pip compile" in line and "requirements.in -o requirements.txt" in line, line
+    # under `make test` the sub-make also prints "Entering/Leaving directory" lines (MAKEFLAGS -w)
+    lines = [ln.strip() for ln in recipe.replace("\\\n", " ").splitlines() if " pip compile " in ln]
+    assert len(lines) == 1, recipe
+    line = lines[0][lines[0].index(str(UV)):]
+    assert "requirements.in -o requirements.txt" in line, line
     return line
 
 
