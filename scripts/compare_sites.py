@@ -35,23 +35,23 @@ def _html(text: str) -> str:
 
 
 def _notebook(text: str) -> list:
+    """The cells without ids and execution counts, consecutive stream outputs of one name as one."""
     cells = []
     for cell in json.loads(text).get("cells", []):
-        cell = {k: v for k, v in cell.items() if k not in ("id", "execution_count")}
-        outputs, merged = [], None
+        outputs = []
         for out in cell.get("outputs", []):
-            if out.get("output_type") == "stream" and merged is not None and merged.get("name") == out.get("name"):
-                merged["text"] = "".join(merged["text"]) + "".join(out["text"])
-                continue
-            merged = dict(out) if out.get("output_type") == "stream" else None
-            out = {k: v for k, v in (merged if merged is not None else out).items() if k != "execution_count"}
-            if merged is not None:
-                merged = out
-            outputs.append(out)
-        for out in outputs:
+            out = {k: v for k, v in out.items() if k != "execution_count"}
             if out.get("output_type") == "stream":
                 out["text"] = "".join(out["text"])
-        cells.append({**cell, "outputs": outputs} if "outputs" in cell else cell)
+                last = outputs[-1] if outputs else {}
+                if last.get("output_type") == "stream" and last.get("name") == out.get("name"):
+                    last["text"] += out["text"]
+                    continue
+            outputs.append(out)
+        kept = {k: v for k, v in cell.items() if k not in ("id", "execution_count")}
+        if "outputs" in cell:  # code cells
+            kept["outputs"] = outputs
+        cells.append(kept)
     return cells
 
 

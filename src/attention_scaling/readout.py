@@ -100,11 +100,10 @@ class Row:
     digits: int = 3
     near_one: bool = False
     complement: float | None = None  # 1 - draw from the other weights (readout_number)
-    small: bool = True  # below 0.01, two significant figures (readout_number)
 
     def cells(self, with_mean: bool) -> tuple[str, ...]:
         shown = NONE if self.draw is None else readout_number(self.draw, self.digits, self.near_one,
-                                                               self.complement, self.small)
+                                                               self.complement)
         if not with_mean:
             return (shown,)
         return shown, NONE if self.mean is None else readout_mean(self.mean, self.digits, self.near_one)
