@@ -7,6 +7,7 @@ served the way GitHub Pages serves it, for a missing address deep under the site
 from __future__ import annotations
 
 import functools
+import html
 import http.server
 import os
 import re
@@ -508,3 +509,34 @@ def test_a_warm_rebuild_keeps_sitemap_and_footers_whole(published_site, tmp_path
     assert base, "the published path's tree has a site address"
     assert set(sitemap_paths(site, base)) == set(built_pages(site)) - NOT_IN_SITEMAP
     assert_footers_name_the_commit(site)
+
+
+PROOF_HEADER = re.compile(r"^```\{prf:(theorem|corollary|lemma|proposition)\} (.+)\n:label: (\S+)", re.M)
+
+
+def test_the_theorem_index_names_every_result_by_number_and_title(site):
+    """prf-theorems.html lists every result the chapters state, by its number and title under
+    its chapter, linking to it, in place of sphinx-proof's index of bare labels (prf-prf)."""
+    page = (site / "prf-theorems.html").read_text()
+    assert not (site / "prf-prf.html").exists()
+    rows = re.findall(r'<a href="([^"#]+)#([^"]+)"><code class="xref">([^<]+)</code></a>', page)
+    listed = {anchor: (href, html_text(name)) for href, anchor, name in rows}
+    stated = {}
+    for md in sorted((ROOT / "book").glob("*.md")):
+        for kind, title, label in PROOF_HEADER.findall(md.read_text()):
+            stated[label] = (f"book/{md.stem}.html", kind.title(), title.strip())
+    assert len(stated) >= 13 and set(listed) == set(stated)
+    for label, (href, kind, title) in stated.items():
+        assert listed[label][0] == href
+        assert re.fullmatch(rf"{kind} \d+\.\d+ · {re.escape(title)}", listed[label][1]), listed[label]
+    assert listed["thm-cross-term"][1] == "Theorem 2.1 · Off-diagonal terms"
+    text = html_text(page[page.index("<h1>"):page.index("</table>")])
+    assert "thm-" not in text and "cor-" not in text  # no raw label is shown
+    # The chapters in the book's order, each named beside its first result.
+    chapters = re.findall(r'<tr class="cap" id="cap-Chapter\xa0(\d+)">', page)
+    assert chapters == sorted(chapters, key=int) and "1" in chapters
+    assert "Bound the softmax Jacobian" in text
+
+
+def html_text(fragment: str) -> str:
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", fragment))).strip()

@@ -25,9 +25,9 @@ from book_files import HTML
 pytestmark = pytest.mark.browser
 
 # Pages Sphinx and its extensions write besides those in the table of contents.
-# prf-prf: sphinx-proof's index; 404.html: written by attention_book.sphinx_ext (its
-# GitHub Pages behaviour, served for a missing address at any depth, is in test_site.py).
-GENERATED_PAGES = ["genindex.html", "search.html", "prf-prf.html", "404.html",
+# prf-theorems: the theorem index (attention_book.proof_index); 404.html: written by
+# attention_book.sphinx_ext (its GitHub Pages behaviour, served for a missing address at any depth, is in test_site.py).
+GENERATED_PAGES = ["genindex.html", "search.html", "prf-theorems.html", "404.html",
                    # the class's printable sheets (attention_scaling.worksheets)
                    "print/prediction-worksheet.html", "print/exit-ticket.html"]
 # Delimiters MathJax should have consumed, any TeX command (a backslash and letters),

@@ -122,7 +122,7 @@ def handler(name: str):
 
 
 def setup(app):
-    from . import folds
+    from . import folds, proof_index
 
     # The book's own settings (_config.yml, sphinx.config): every page shows them.
     for name, default, types in CONFIG:
@@ -134,6 +134,9 @@ def setup(app):
     app.add_directive("deeper-start", folds.DeeperStart)
     app.add_directive("deeper-end", folds.DeeperEnd)
     app.add_transform(folds.FoldBetweenMarkers)
+    # A readable index of the theorems (attention_book.proof_index), when sphinx-proof is loaded.
+    if "sphinx_proof" in app.extensions:
+        app.add_index_to_domain("prf", proof_index.TheoremIndex)
     for event, name, priority in HOOKS:
         app.connect(event, handler(name), priority=priority)
     # Pages are read (and executed) in parallel; chapter_notebooks keeps what it generates
