@@ -33,6 +33,7 @@ __all__ = [
     "ScoreSample",
     "score_sample",
     "saturation_by_dimension",
+    "saturation_expectation",
 ]
 
 
@@ -461,6 +462,61 @@ def saturation_by_dimension(d_values, magnitude: float = 1.0, n_keys: int = 16, 
             "entropy": entropy(p, axis=-1).mean(axis=-1),
             "largest P(1-P)": diagonal_gradient(p, axis=-1).max(axis=-1).mean(axis=-1),
         }
+    return out
+
+
+def saturation_expectation(d_values, magnitude: float = 1.0, n_keys: int = 16, rows: int = 200_000,
+                           seed: int = 16) -> dict:
+    r"""The expected saturation measures of :func:`saturation_by_dimension`, from many fresh rows.
+
+    A row is a query with its own ``n_keys`` keys, every component :math:`\mathcal N(0, m^2)`.
+    Given the query, its scores :math:`q\cdot k_j` are independent normals with standard
+    deviation :math:`m\lVert q\rVert`, and :math:`\lVert q\rVert^2/m^2` is chi-squared with
+    :math:`d_k` degrees of freedom; so a row is drawn exactly from ``n_keys + 1`` random numbers
+    instead of :math:`(n_k + 1)\,d_k`, and ``rows`` can be large enough that the means are
+    the expected values to the digits the book prints. Each ``d_k`` has its own stream,
+    ``default_rng([seed, d_k])``; the scaled scores are the same rows' scores over
+    :math:`\sqrt{d_k}`.
+
+    Returns
+    -------
+    dict
+        ``{"d_values", "rows", "unscaled", "scaled", "se", "gradient gap", "gradient gap se"}``:
+        ``unscaled`` and ``scaled`` map each measure (``"max weight"``, ``"entropy"``,
+        ``"largest P(1-P)"``) to its mean at each ``d_k``, ``se`` holds their standard errors
+        the same way, and ``gradient gap`` is the mean of the unscaled minus the scaled largest
+        :math:`P_j(1-P_j)` on the same rows, with its (paired) standard error.
+    """
+    d_list = v.increasing_ints(d_values, "d_values")
+    m = v.positive_real(magnitude, "magnitude")
+    n_keys = v.positive_int(n_keys, "n_keys", minimum=2)
+    rows = v.positive_int(rows, "rows", minimum=2)
+    seed = v.positive_int(seed, "seed", minimum=0)
+    if not np.isfinite(m * m * np.sqrt(10.0 * d_list[-1]) * 10.0):
+        raise ValueError(f"magnitude={m:g} makes the scores m^2 q.k overflow float64")
+    measures = ("max weight", "entropy", "largest P(1-P)")
+    out: dict = {"d_values": np.array(d_list), "rows": rows, "unscaled": {}, "scaled": {},
+                 "se": {"unscaled": {}, "scaled": {}}}
+    sums = {(name, k): np.zeros((len(d_list), 2)) for name in ("unscaled", "scaled", "gap") for k in measures}
+    chunk = 50_000  # bounded memory: chunk x n_keys scores at a time
+    for a, d in enumerate(d_list):
+        rng = np.random.default_rng([seed, d])
+        for start in range(0, rows, chunk):
+            c = min(chunk, rows - start)
+            z = m * m * np.sqrt(rng.chisquare(d, size=c))[:, None] * rng.standard_normal((c, n_keys))
+            per = {"unscaled": weight_measures(softmax(z, axis=-1)),
+                   "scaled": weight_measures(softmax(z / np.sqrt(d), axis=-1))}
+            per["gap"] = {k: per["unscaled"][k] - per["scaled"][k] for k in measures}
+            for (name, k), acc in sums.items():
+                acc[a] += (per[name][k].sum(), np.square(per[name][k]).sum())
+    for (name, k), (total, squares) in ((key, acc.T) for key, acc in sums.items()):
+        mean = total / rows
+        se = np.sqrt(np.maximum(squares / rows - mean**2, 0.0) * rows / (rows - 1) / rows)
+        if name == "gap":
+            if k == "largest P(1-P)":
+                out["gradient gap"], out["gradient gap se"] = mean, se
+        else:
+            out[name][k], out["se"][name][k] = mean, se
     return out
 
 

@@ -337,3 +337,48 @@ def test_normal_cdf_scalars_and_tails():
     assert normal_cdf(-10.0) == pytest.approx(0.5 * math.erfc(10 / math.sqrt(2)), rel=1e-14)
     assert normal_cdf(-37.0) > 0  # 5.7e-300
     np.testing.assert_array_equal(normal_cdf([-np.inf, np.inf]), [0.0, 1.0])
+
+
+# --- saturation_expectation: the expected curves of chapter 3 -----------------------------
+
+
+def test_saturation_expectation_matches_a_direct_simulation_of_whole_vectors():
+    """The chi-squared shortcut draws the same rows in distribution as queries and keys drawn in
+    full: its means agree with saturation_by_dimension's over 3000 queries within 4 standard
+    errors of the two combined, for both curves and every measure."""
+    from attention_scaling import saturation_by_dimension, saturation_expectation
+
+    dims = [1, 16, 256]
+    fast = saturation_expectation(dims, magnitude=0.8, n_keys=8, rows=40_000, seed=SEED % 1000)
+    full = saturation_by_dimension(dims, magnitude=0.8, n_keys=8, n_queries=3000, seed=5)
+    direct_se = {"max weight": 0.5, "entropy": 2.1, "largest P(1-P)": 0.25}  # bounds on a row's spread
+    for curve in ("unscaled", "scaled"):
+        for measure, spread in direct_se.items():
+            gap = np.abs(fast[curve][measure] - full[curve][measure])
+            allowed = 4 * np.hypot(fast["se"][curve][measure], spread / np.sqrt(3000))
+            assert (gap < allowed).all(), (curve, measure, gap, allowed)
+            assert fast[curve][measure].shape == (3,) and (fast["se"][curve][measure] > 0).all()
+
+
+def test_saturation_expectation_is_seeded_per_dimension_and_pairs_the_two_curves():
+    from attention_scaling import saturation_expectation
+
+    a = saturation_expectation([1, 64], rows=5_000)
+    b = saturation_expectation([64], rows=5_000)
+    assert a["unscaled"]["max weight"][1] == b["unscaled"]["max weight"][0]  # d_k's own stream
+    assert a["rows"] == 5_000 and list(a["d_values"]) == [1, 64]
+    # at d_k = 1 scaling changes nothing: the same rows give the same measures, a zero gap
+    assert a["unscaled"]["entropy"][0] == a["scaled"]["entropy"][0]
+    assert a["gradient gap"][0] == 0.0 and a["gradient gap se"][0] == 0.0
+    gap = a["unscaled"]["largest P(1-P)"] - a["scaled"]["largest P(1-P)"]
+    assert np.allclose(a["gradient gap"], gap, atol=1e-12) and a["gradient gap se"][1] > 0
+
+
+def test_saturation_expectation_stays_finite_for_huge_vectors():
+    from attention_scaling import saturation_expectation
+
+    out = saturation_expectation([1024], magnitude=1e90, rows=1_000)
+    assert out["unscaled"]["max weight"][0] == pytest.approx(1.0, abs=1e-12)
+    for curve in ("unscaled", "scaled"):
+        for values in (*out[curve].values(), *out["se"][curve].values()):
+            assert np.isfinite(values).all()

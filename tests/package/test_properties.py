@@ -102,6 +102,11 @@ BAD_INPUTS = [
     (pkg.expectation, {"values": [np.nan, 1.0]}, "values"),
     (pkg.saturation_by_dimension, {"d_values": [1, 1]}, "d_values"),
     (pkg.saturation_by_dimension, {"d_values": [1, 2], "magnitude": -1.0}, "magnitude"),
+    (pkg.saturation_expectation, {"d_values": [2, 1]}, "d_values"),
+    (pkg.saturation_expectation, {"d_values": [4], "rows": 1}, "rows"),
+    (pkg.saturation_expectation, {"d_values": [4], "n_keys": 1}, "n_keys"),
+    (pkg.saturation_expectation, {"d_values": [4], "seed": -1}, "seed"),
+    (pkg.saturation_expectation, {"d_values": [4], "magnitude": 0.0}, "magnitude"),
     (attention_forward, {"Q": np.ones((2, 3)), "K": np.ones((2, 3)), "V": np.full((2, 1), np.nan)}, "V"),
     (attention_forward, {"Q": np.ones((0, 3)), "K": np.ones((2, 3)), "V": np.ones((2, 1))}, "Q"),
     (attention_scores, {"Q": np.ones((2, 3)), "K": np.full((2, 3), np.inf)}, "K"),
@@ -119,6 +124,7 @@ BAD_INPUTS = [
     (pkg.draw_queries_keys, {"d_k": 4, "magnitude": 1e308}, "magnitude"),  # float64 overflows too
     (pkg.central_difference, {"f": np.sin, "x": [1e308], "h": 1e308}, "h"),
     (pkg.saturation_by_dimension, {"d_values": [1, 2], "magnitude": 1e160, "n_queries": 2}, "magnitude"),
+    (pkg.saturation_expectation, {"d_values": [1, 2], "magnitude": 1e160, "rows": 2}, "magnitude"),
     (gradients_by_dimension, {"d_values": [2], "magnitude": 1e160, "trials": 1, "n_queries": 2}, "magnitude"),
     # the argument the caller passed is named, not the Q and K drawn from it
     (gradient_rows, {"d_values": [4], "magnitude": 1e200}, "magnitude"),
