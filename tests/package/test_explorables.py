@@ -4,6 +4,7 @@ the static player holds one frame per grid point, and the live widget redraws.""
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import json
 import re
@@ -154,6 +155,13 @@ def attention_player():
     return attention_explorer(n_pairs=500).static_html()
 
 
+@functools.cache
+def static_player(make) -> str:
+    """The static player of an explorer as the book ships it, drawn once for this module: every
+    test that only reads one shares it (a player draws all its frames, 3-10 s)."""
+    return make().static_html()
+
+
 def test_player_holds_one_frame_per_grid_point(attention_player):
     data = player_data(attention_player)
     assert [len(c["values"]) for c in data["controls"]] == [len(D_VALUES), len(ATTENTION_MAGNITUDES)]
@@ -191,7 +199,7 @@ def test_magnitude_grid_is_dense_where_weights_saturate():
 def test_normalization_player_has_radio_choice_and_gain():
     from attention_scaling.explorables import QK_GAINS
 
-    markup = normalization_explorer().static_html()
+    markup = static_player(normalization_explorer)
     data = player_data(markup)
     assert [c["kind"] for c in data["controls"]] == ["radio", "range", "range"]
     assert data["controls"][0]["values"] == ["scaled by 1/√d_k", "QK-norm", "LayerNorm on q and k"]
@@ -216,7 +224,7 @@ def test_normalization_player_has_radio_choice_and_gain():
 
 
 def test_scale_player_grid():
-    data = player_data(scale_explorer().static_html())
+    data = player_data(static_player(scale_explorer))
     assert len(data["frames"]) == len(SCALES)
 
 
@@ -380,7 +388,7 @@ def test_live_normalization_choice_is_radio_buttons_in_words():
 
 def test_static_frames_are_deterministic():
     """Two exports of the same explorable ship identical frames, alt texts and readouts."""
-    first = player_data(scale_explorer().static_html())
+    first = player_data(static_player(scale_explorer))
     second = player_data(scale_explorer().static_html())
     for data in (first, second):  # element ids are numbered per page, not part of the content
         for control in data["controls"]:
@@ -595,7 +603,7 @@ def test_every_single_draw_readout_sits_beside_its_mean(make, points):
 
 
 def test_static_player_readouts_all_show_means():
-    data = player_data(normalization_explorer().static_html())
+    data = player_data(static_player(normalization_explorer))
     from attention_scaling.explorables import QK_GAINS
 
     n = len(NormalizationFigure.MODES) * len(ATTENTION_MAGNITUDES) * len(QK_GAINS)
@@ -693,7 +701,8 @@ def test_every_lesson_stop_is_a_point_of_its_players_grid(name):
 
 
 def test_a_stop_off_the_grid_is_refused_naming_explorer_and_stop():
-    grid = {c.name: c.values for c in attention_explorer().controls}
+    explorable = attention_explorer()
+    grid = {c.name: c.values for c in explorable.controls}
     bad = lesson.stops("attention")[:2] + (lesson.Stop("between grid points", {"d_k": 100, "magnitude": 1.0}),)
     with pytest.raises(ValueError, match=r"explorer 'attention', stop 3 \('between grid points'\): d_k = 100"):
         lesson.check_stops("attention", grid, bad)
@@ -709,7 +718,6 @@ def test_a_stop_off_the_grid_is_refused_naming_explorer_and_stop():
         with pytest.raises(ValueError, match="panel must be"):
             lesson.check_stops("attention", grid, (lesson.Stop("one", {"d_k": 64, "magnitude": 1.0}, panel),))
     # the player refuses them too, before computing a frame
-    explorable = attention_explorer()
     explorable.stops = bad
     with pytest.raises(ValueError, match="explorer 'attention', stop 3"):
         explorable.static_html()
@@ -736,7 +744,7 @@ def test_player_data_carries_the_stops_as_grid_indices(attention_player):
 
 
 def test_a_player_without_lesson_stops_ships_none():
-    data = player_data(scale_explorer().static_html())
+    data = player_data(static_player(scale_explorer))
     assert [s["index"] for s in data["stops"]] == [SCALES.index(s.settings["scale"]) for s in lesson.stops("scale")]
     explorable = scale_explorer()
     explorable.stops = ()
