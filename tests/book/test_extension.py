@@ -19,8 +19,12 @@ BOOK = ROOT / "booktools" / "src" / "attention_book"
 class RecordingApp:
     """Just enough of a Sphinx application to record what setup() registers."""
 
-    def __init__(self):
+    def __init__(self, extensions=("sphinx_proof",)):
         self.connected, self.directives, self.nodes, self.transforms, self.config_values = [], [], [], [], []
+        self.extensions, self.indices = dict.fromkeys(extensions), []
+
+    def add_index_to_domain(self, domain, index):
+        self.indices.append((domain, index.__name__))
 
     def connect(self, event, handler, priority=500):
         self.connected.append((event, handler, priority))
@@ -54,6 +58,11 @@ def test_setup_connects_every_row_of_the_table_in_its_order():
     assert app.nodes == ["deeper", "_marker"] and app.transforms == ["FoldBetweenMarkers"]
     assert app.config_values == [name for name, _, _ in attention_book.CONFIG]
     assert app.config_values[0] == "pages_branch" and all(n.startswith("book_") for n in app.config_values[1:])
+    # the theorem index, given sphinx-proof's domain (and none without it)
+    assert app.indices == [("prf", "TheoremIndex")]
+    without = RecordingApp(extensions=())
+    attention_book.setup(without)
+    assert without.indices == []
     # chapter_notebooks keeps what it generates in the writing process.
     assert meta == {"parallel_read_safe": True, "parallel_write_safe": False}
 

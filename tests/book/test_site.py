@@ -524,7 +524,7 @@ def test_the_theorem_index_names_every_result_by_number_and_title(site):
     stated = {}
     for md in sorted((ROOT / "book").glob("*.md")):
         for kind, title, label in PROOF_HEADER.findall(md.read_text()):
-            stated[label] = (f"book/{md.stem}.html", kind.title(), title.strip())
+            stated[label] = (f"book/{md.stem}.html", kind.title(), title.strip().replace("'", "\u2019"))
     assert len(stated) >= 13 and set(listed) == set(stated)
     for label, (href, kind, title) in stated.items():
         assert listed[label][0] == href
@@ -540,3 +540,28 @@ def test_the_theorem_index_names_every_result_by_number_and_title(site):
 
 def html_text(fragment: str) -> str:
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", fragment))).strip()
+
+
+def test_every_downloaded_notebook_carries_its_outputs(site, published_site):
+    """A chapter's "download .ipynb" is its executed notebook. myst-nb 1.x wrote it without
+    outputs whenever they came from jupyter-cache, as they do for every page of the published
+    build (restored from this build's executions) and for a page re-read with its code
+    unchanged; attention_book.launch puts them back. Both builds offer the same outputs."""
+    import json
+
+    def outputs(html_dir: Path) -> dict[str, list]:
+        found = {}
+        for nb in sorted((html_dir / "_sources" / "book").glob("*.ipynb")):
+            cells = json.loads(nb.read_text())["cells"]
+            found[nb.stem] = [c.get("outputs", []) for c in cells if c["cell_type"] == "code"]
+        return found
+
+    here, published = outputs(site), outputs(published_site.html)
+    assert set(here) == set(published) and len(here) >= 8
+    chapters = [name for name in here if name not in ("intro", "revise", "teach-with-this-book")]
+    assert len(chapters) == 7  # the numbered chapters, each with figures or printed results
+    for name, cells in here.items():
+        assert sum(1 for c in cells if c) >= 1 or name not in chapters, f"{name}: no code cell has an output"
+        assert [len(c) for c in published[name]] == [len(c) for c in cells], name
+        # glued values leave their cells, as when a page is executed in the build
+        assert not any("scrapbook" in o.get("metadata", {}) for c in cells for o in c if "metadata" in o), name

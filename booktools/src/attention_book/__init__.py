@@ -73,6 +73,10 @@ HOOKS = (
     ("builder-inited", "chapter_notebooks._parallel_reading_serial_writing", 500),
     # Any time: draws the link-preview image into the static files.
     ("builder-inited", "sphinx_ext._make_preview", 500),
+    # doctree-read
+    # After myst-nb has written the page's executed notebook (while parsing it): the cached
+    # outputs go back into it, so the notebook readers download has them.
+    ("doctree-read", "launch._executed_notebook_keeps_outputs", 500),
     # env-updated
     # Any time: every page is written, so its footer (commit, date) is never stale.
     ("env-updated", "sphinx_ext._write_every_page", 500),

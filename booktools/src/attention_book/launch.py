@@ -166,6 +166,37 @@ def _notebook_download_without_launch_menu(app, pagename, templatename, context,
         context["ipynb_source"] = f"{pagename}.ipynb"
 
 
+def _executed_notebook_keeps_outputs(app, doctree):
+    """myst-nb 1.x writes ``jupyter_execute/<page>.ipynb``, the notebook a reader downloads,
+    from the notebook as parsed. When a page's outputs come from jupyter-cache (a page read
+    again without a change to its code, and every page of a build restored from a cache, as
+    the published one is), that copy has none: myst-nb merges the cached outputs into another
+    object. This writes it again with them, from the same cache record myst-nb used."""
+    config = getattr(app.env, "mystnb_config", None)
+    if config is None or not getattr(config, "output_folder", "") or config.execution_mode != "cache":
+        return
+    path = Path(config.output_folder) / f"{app.env.docname}.ipynb"
+    if not path.is_file():
+        return
+    import nbformat
+    from jupyter_cache import get_cache
+
+    notebook = nbformat.read(path, as_version=4)
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    if not code or any(cell.get("outputs") for cell in code):
+        return  # executed in this build, or nothing to run
+    from myst_nb.ext.glue import extract_glue_data_cell
+
+    try:
+        _, merged = get_cache(config.execution_cache_path).merge_match_into_notebook(notebook)
+    except KeyError:
+        return  # not in the cache: the page was not executed
+    for cell in merged.cells:
+        if cell.cell_type == "code":
+            extract_glue_data_cell(cell)  # glued values leave their cells, as in a page executed now
+    nbformat.write(merged, path)
+
+
 def _drop_stale_sitemap(app):
     """A sitemap left by an earlier build would name another address."""
     if not app.config.html_baseurl:
