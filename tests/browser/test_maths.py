@@ -6,13 +6,14 @@ The pages of the built book are checked in the browser by test_browser/test_read
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 
 import pytest
 
-from attention_book.sphinx_ext import (MATHS_CSS, MathsError, lazy_images, prerender_maths,
-                                          trim_theme_assets)
+from attention_book.sphinx_ext import (MATHS_CSS, TYPESET_CACHE, TYPESET_KEEP, MathsError, lazy_images,
+                                       prerender_maths, trim_theme_assets)
 from book_files import html_page, stylesheets, toc_files
 
 needs_node = pytest.mark.skipif(not (shutil.which("node") and shutil.which("npm")),
@@ -60,6 +61,31 @@ def test_maths_is_typeset_at_build_time(tiny_site, tmp_path_factory):
     prerender_maths(site, node_dir=node)
     assert (site / "book" / "page.html").read_text(encoding="utf-8") == page
     assert (site / MATHS_CSS).read_text(encoding="utf-8") == css
+
+
+@needs_node
+def test_the_same_formulas_are_typeset_again_without_node(tmp_path, tmp_path_factory, monkeypatch):
+    """A rebuild whose pages hold the formulas typeset before (every warm rebuild) takes them
+    from the typeset cache beside MathJax's node_modules: with a `node` that only fails on the
+    PATH it still gives the same page; a new formula needs Node, and fails with it."""
+    node = tmp_path_factory.getbasetemp() / "mathjax-node"
+    first, second = tmp_path / "first", tmp_path / "second"
+    for site in (first, second):
+        (site / "book").mkdir(parents=True)
+        (site / "book" / "page.html").write_text(PAGE, encoding="utf-8")
+    prerender_maths(first, node_dir=node)
+    broken = tmp_path / "bin"
+    broken.mkdir()
+    (broken / "node").write_text("#!/bin/sh\necho no node here >&2\nexit 3\n")
+    (broken / "node").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{broken}:{os.environ['PATH']}")
+    prerender_maths(second, node_dir=node)
+    assert (second / "book" / "page.html").read_text() == (first / "book" / "page.html").read_text()
+    assert (second / MATHS_CSS).read_text() == (first / MATHS_CSS).read_text()
+    (second / "book" / "new.html").write_text(PAGE.replace("d_k\\)", "d_v\\)"), encoding="utf-8")
+    with pytest.raises(MathsError, match="no node here"):
+        prerender_maths(second, node_dir=node)
+    assert 1 <= len(list((node / TYPESET_CACHE).glob("*.json"))) <= TYPESET_KEEP
 
 
 @needs_node

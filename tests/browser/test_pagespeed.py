@@ -274,3 +274,32 @@ def test_the_icon_script_leaves_the_site_once_no_page_loads_it(tmp_path):
     assert report["unloaded"] == ["_static/scripts/fontawesome.js", "_static/scripts/fontawesome.js.LICENSE.txt",
                                   "_static/scripts/fontawesome.js.map"]
     assert sorted(p.name for p in scripts.iterdir()) == ["bootstrap.js"]
+
+
+def test_the_theme_stylesheet_is_trimmed_once_per_set_of_names_in_use(tmp_path, monkeypatch):
+    """trim_theme_css drops the rules no page can match, and keeps each result beside the site,
+    keyed by the stylesheet and the names of it that the pages use: a page that changes only
+    other words reuses it (no CSS is parsed); a page that starts using a rule gets it back."""
+    from attention_book import pagespeed
+    from attention_book.pagespeed import THEME_CSS, TRIM_CACHE, trim_theme_css
+
+    theme = ".a{color:red}\n.zzz{color:blue}\n@media print{.zzz{color:black}}\n"
+    site = tmp_path / "html"
+    (site / THEME_CSS).parent.mkdir(parents=True)
+    cache = tmp_path / TRIM_CACHE
+
+    def build(body: str) -> str:
+        (site / THEME_CSS).write_text(theme, encoding="utf-8")  # Sphinx copies it afresh each build
+        (site / "index.html").write_text(f"<html><body>{body}</body></html>", encoding="utf-8")
+        report = trim_theme_css(site)
+        assert report["before"] == len(theme)
+        return (site / THEME_CSS).read_text(encoding="utf-8")
+
+    assert build('<p class="a">commit 571fac2</p>') == ".a{color:red}\n"
+    assert len(list(cache.glob("*.css"))) == 1
+    parse = pagespeed.unused_css_removed
+    monkeypatch.setattr(pagespeed, "unused_css_removed", lambda *a: pytest.fail("the CSS was parsed again"))
+    assert build('<p class="a">commit 0a1b2c3, other words</p>') == ".a{color:red}\n"  # the kept result
+    monkeypatch.setattr(pagespeed, "unused_css_removed", parse)
+    assert build('<p class="a zzz">now both</p>') == theme
+    assert len(list(cache.glob("*.css"))) == 2

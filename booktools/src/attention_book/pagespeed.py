@@ -202,6 +202,35 @@ def unused_css_removed(css: str, names: set) -> str:
     return "\n".join(rules(tinycss2.parse_stylesheet(css, skip_comments=False, skip_whitespace=True))) + "\n"
 
 
+#: Trimmed stylesheets kept beside the site (``_build/.trimmed-css``), the newest few: the trim
+#: depends only on the stylesheet and on which of its names the pages use, so a rebuild that
+#: changes neither (every warm rebuild) parses no CSS.
+TRIM_CACHE, TRIM_KEEP = ".trimmed-css", 4
+
+
+def _trimmed_cached(css: str, words: set, cache: Path) -> str:
+    """:func:`unused_css_removed` of ``css`` with ``words``, from ``cache`` when it holds it.
+
+    Only the words the stylesheet itself contains can decide whether one of its selectors
+    matches, so the key is the stylesheet and those words."""
+    if not words:
+        return unused_css_removed(css, words)  # which refuses it, naming names
+    relevant = sorted(words & set(re.findall(r"[A-Za-z_][\w-]*", css)))
+    key = hashlib.sha256(css.encode() + b"\0" + "\n".join(relevant).encode()).hexdigest()
+    kept = cache / f"{key}.css"
+    if kept.is_file():
+        os.utime(kept)
+        return kept.read_text(encoding="utf-8")
+    trimmed = unused_css_removed(css, words)
+    cache.mkdir(parents=True, exist_ok=True)
+    partial = kept.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_text(trimmed, encoding="utf-8")
+    partial.replace(kept)
+    for old in sorted(cache.glob("*.css"), key=lambda f: f.stat().st_mtime)[:-TRIM_KEEP]:
+        old.unlink(missing_ok=True)
+    return trimmed
+
+
 def trim_theme_css(outdir) -> dict | None:
     """Remove the rules of the theme's stylesheet (``THEME_CSS``) that cannot match on any
     page of the built site under ``outdir``: those that need a class or id that no page
@@ -221,7 +250,7 @@ def trim_theme_css(outdir) -> dict | None:
                 path.name != "searchindex.js":
             words.update(re.findall(r"[A-Za-z_][\w-]*", path.read_text(encoding="utf-8", errors="replace")))
     css = css_path.read_text(encoding="utf-8")
-    trimmed = unused_css_removed(css, words)
+    trimmed = _trimmed_cached(css, words, outdir.parent / TRIM_CACHE)
     if trimmed != css:
         css_path.write_text(trimmed, encoding="utf-8")
     return {"before": len(css.encode()), "after": len(trimmed.encode())}

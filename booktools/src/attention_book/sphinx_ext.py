@@ -672,16 +672,44 @@ def _ensure_mathjax_node(node_dir: Path) -> Path | None:
     return modules
 
 
+#: Typeset results kept beside MathJax's node_modules, the newest few: a rebuild whose pages
+#: hold the same formulas (every warm rebuild) starts no Node.
+TYPESET_CACHE, TYPESET_KEEP = "typeset-cache", 4
+
+
 def _typeset(items: list, modules: Path) -> dict:
-    """Run the Node tool over ``items`` [(tex, display)]: {"html": [...], "css": ..., "errors": [...]}."""
+    """Run the Node tool over ``items`` [(tex, display)]: {"html": [...], "css": ..., "errors": [...]}.
+
+    A result without errors is kept under ``modules/../typeset-cache``, named by the hash of the
+    request, the tool's script and its lockfile, and reused for the same request."""
     import subprocess
 
     request = json.dumps({"items": items, "fontURL": MATHS_FONT_URL, "scale": MATHS_SCALE})
+    key = hashlib.sha256(b"\0".join([request.encode(), (MATHS_TOOL / "render.js").read_bytes(),
+                                      (MATHS_TOOL / "package-lock.json").read_bytes()])).hexdigest()
+    cache = modules.parent / TYPESET_CACHE
+    kept = cache / f"{key}.json"
+    if kept.is_file():
+        try:
+            result = json.loads(kept.read_text(encoding="utf-8"))
+            if len(result["html"]) == len(items) and not result["errors"]:
+                os.utime(kept)
+                return result
+        except (ValueError, KeyError, TypeError):
+            pass  # a damaged entry is typeset again and replaced
     done = subprocess.run(["node", str(MATHS_TOOL / "render.js")], input=request, capture_output=True,
                           text=True, env=dict(os.environ, NODE_PATH=str(modules)))
     if done.returncode != 0:
         raise MathsError(f"MathJax in Node failed: {done.stderr.strip()[-2000:]}")
-    return json.loads(done.stdout)
+    result = json.loads(done.stdout)
+    if not result["errors"]:
+        cache.mkdir(parents=True, exist_ok=True)
+        partial = kept.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(done.stdout, encoding="utf-8")
+        partial.replace(kept)
+        for old in sorted(cache.glob("*.json"), key=lambda f: f.stat().st_mtime)[:-TYPESET_KEEP]:
+            old.unlink(missing_ok=True)
+    return result
 
 
 def prerender_maths(outdir, node_dir=None) -> dict | None:
