@@ -21,7 +21,8 @@ def _results(env, docname: str) -> list[tuple[str, str]]:
 def _bare(title: str) -> str:
     """The title without the parentheses sphinx-proof's default title format puts round it."""
     title = title.strip()
-    return title[1:-1] if title.startswith("(") and title.endswith(")") else title
+    title = title[1:-1] if title.startswith("(") and title.endswith(")") else title
+    return title.replace("'", "\u2019")  # the apostrophe the page shows (Sphinx's smart quotes)
 
 
 class TheoremIndex(Index):
