@@ -12,3 +12,28 @@
   }
   if (document.readyState === "complete") { fix(); } else { window.addEventListener("load", fix); }
 })();
+
+/* A formula is a Tab stop only while it scrolls. The build typesets every formula as a focusable
+   container (attention_book/mathjax_prerender), as the browser's MathJax does, so that a keyboard
+   user can scroll one wider than its line (axe: scrollable-region-focusable). But a page has a
+   hundred formulas and a few, on a phone, scroll: the others leave the Tab order, and come back
+   when a resize makes them scroll. Formulas inside players and quizzes are their own scripts'. */
+(function () {
+  "use strict";
+  function scrolls(m) {
+    var box = m.closest("span.math") || m;
+    return box.scrollWidth > box.clientWidth + 1 || m.scrollWidth > m.clientWidth + 1;
+  }
+  function update() {
+    document.querySelectorAll("article mjx-container").forEach(function (m) {
+      if (m.closest(".asb-player")) { return; }
+      if (scrolls(m)) { m.setAttribute("tabindex", "0"); } else { m.removeAttribute("tabindex"); }
+    });
+  }
+  var pending = null;
+  function later() { if (pending) { clearTimeout(pending); } pending = setTimeout(update, 150); }
+  if (document.readyState === "complete") { update(); } else { window.addEventListener("load", update); }
+  window.addEventListener("resize", later);
+  // a fold or a tab that opens shows formulas laid out for the first time
+  document.addEventListener("toggle", later, true);
+})();

@@ -565,3 +565,23 @@ def test_every_downloaded_notebook_carries_its_outputs(site, published_site):
         assert [len(c) for c in published[name]] == [len(c) for c in cells], name
         # glued values leave their cells, as when a page is executed in the build
         assert not any("scrapbook" in o.get("metadata", {}) for c in cells for o in c if "metadata" in o), name
+
+
+def test_the_general_index_names_the_books_ideas(site):
+    """genindex.html held only dk, d_k and key dimension, each listed from six pages (the
+    eighth cold reading: "close to useless"). Each chapter now indexes the ideas its sections
+    introduce; every entry links into a chapter, and dk (which search needs: the text writes
+    dₖ) links to chapter 3 alone."""
+    page = (site / "genindex.html").read_text()
+    body = page[page.index("<h1"):page.index("</article>")]
+    terms = {html.unescape(t).strip() for t in re.findall(r'<li>(?:<a href="[^"]*">)?([^<]+)<', body)}
+    for term in ("attention sink", "Gershgorin's circle theorem", "log-sum-exp", "QK-norm", "temperature",
+                 "soft cap (tanh)", "μP (muP)", "max subtraction", "Pre-LN", "cancellation"):
+        assert term in terms, term
+    links = re.findall(r'<a href="(book/[^"#]+)#', body)
+    assert len(links) >= 40 and {link.split("/")[1] for link in links} >= {
+        f"{name}.html" for name in ("derive-the-softmax-gradient", "bound-the-softmax-jacobian", "scale-the-scores",
+                                    "follow-the-gradient", "keep-the-softmax-finite", "normalize-beyond-sqrt-dk",
+                                    "keep-long-contexts-sharp")}
+    dk = re.findall(r'<li><a href="([^"#]+)#[^"]*">dk</a>', body)
+    assert dk == ["book/scale-the-scores.html"] and "<li>dk" not in body  # one link, not a list of six

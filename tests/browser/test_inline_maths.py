@@ -31,3 +31,29 @@ def test_formulas_scroll_only_when_too_wide(browser, server, path):
     assert len(boxes) >= 10, f"{path}: only {len(boxes)} formulas found"
     needless = [b for b in boxes if b["scroll"] > b["box"] + 1 and b["formula"] <= b["box"] + 1]
     assert needless == [], f"{path}: {len(needless)} of {len(boxes)} formulas scroll with room to spare: {needless[:3]}"
+
+
+TAB_STOPS = """() => [...document.querySelectorAll('article mjx-container')]
+    .filter(m => !m.closest('.asb-player') && m.getBoundingClientRect().width > 0)
+    .map(m => { const box = m.closest('span.math') || m;
+                return {tab: m.getAttribute('tabindex'),
+                        scrolls: box.scrollWidth > box.clientWidth + 1 || m.scrollWidth > m.clientWidth + 1}; })"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_formula_is_a_tab_stop_only_while_it_scrolls(browser, server, width):
+    """Every formula used to be a Tab stop (the eighth cold reading: a keyboard user tabbed
+    through a hundred of them). Now only one that scrolls is, so that it can still be scrolled
+    by keyboard; on a phone a wide display formula scrolls, and is one."""
+    path = "book/bound-the-softmax-jacobian.html"
+    with visiting(browser, f"{server}/{path}", server, viewport=(width, 900)) as (page, _visit):
+        page.wait_for_timeout(400)
+        shown = page.evaluate(TAB_STOPS)
+    assert len(shown) >= 30, f"{path}: only {len(shown)} formulas shown"
+    wrong = [f for f in shown if (f["tab"] == "0") != f["scrolls"]]
+    assert wrong == [], f"{path} at {width} px: {len(wrong)} formulas' Tab stop does not follow their scrolling"
+    stops = sum(f["tab"] == "0" for f in shown)
+    if width == 1280:
+        assert stops < len(shown) / 10, f"{stops} of {len(shown)} formulas are Tab stops at 1280 px"
+    else:
+        assert stops >= 1, "no formula scrolls at 390 px, so this page tests nothing there"
