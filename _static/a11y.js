@@ -27,6 +27,13 @@
   function update() {
     document.querySelectorAll("article mjx-container").forEach(function (m) {
       if (m.closest(".asb-player")) { return; }
+      // Inside a closed fold a formula is neither shown nor reachable, and measuring it would
+      // lay the fold out (and fetch the fonts it needs, 40 kB for one formula): it waits.
+      var closed = m.closest("details:not([open])");
+      if (closed && !(m.closest("summary") && m.closest("summary").parentElement === closed)) {
+        m.removeAttribute("tabindex");
+        return;
+      }
       if (scrolls(m)) { m.setAttribute("tabindex", "0"); } else { m.removeAttribute("tabindex"); }
     });
   }
@@ -34,6 +41,23 @@
   function later() { if (pending) { clearTimeout(pending); } pending = setTimeout(update, 150); }
   if (document.readyState === "complete") { update(); } else { window.addEventListener("load", update); }
   window.addEventListener("resize", later);
-  // a fold or a tab that opens shows formulas laid out for the first time
+  // a fold or a tab that opens shows formulas laid out for the first time, and the fonts they
+  // need arrive after it (a formula's width changes when they do)
   document.addEventListener("toggle", later, true);
+  if (document.fonts && document.fonts.addEventListener) { document.fonts.addEventListener("loadingdone", later); }
+})();
+
+/* Search excerpts. Sphinx 7.4 shows, under each hit, the text at the hit's anchor; an index
+   entry's anchor is an empty target, so the excerpt is null, appending it throws, and the
+   hit shows no text. Such a hit gets the page's own text around the search words instead. */
+(function () {
+  "use strict";
+  function patch() {  // searchtools.js loads after this file, and searches once the page is parsed
+    if (typeof Search === "undefined" || typeof Search.makeSearchSummary !== "function") { return; }
+    var make = Search.makeSearchSummary;
+    Search.makeSearchSummary = function (html, keywords, anchor) {
+      return make(html, keywords, anchor) || make(html, keywords, "") || document.createElement("p");
+    };
+  }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", patch); } else { patch(); }
 })();

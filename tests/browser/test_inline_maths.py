@@ -34,7 +34,7 @@ def test_formulas_scroll_only_when_too_wide(browser, server, path):
 
 
 TAB_STOPS = """() => [...document.querySelectorAll('article mjx-container')]
-    .filter(m => !m.closest('.asb-player') && m.getBoundingClientRect().width > 0)
+    .filter(m => !m.closest('.asb-player') && m.checkVisibility())  // shown: not in a closed fold
     .map(m => { const box = m.closest('span.math') || m;
                 return {tab: m.getAttribute('tabindex'),
                         scrolls: box.scrollWidth > box.clientWidth + 1 || m.scrollWidth > m.clientWidth + 1}; })"""
@@ -47,12 +47,29 @@ def test_a_formula_is_a_tab_stop_only_while_it_scrolls(browser, server, width):
     by keyboard; on a phone a wide display formula scrolls, and is one."""
     path = "book/bound-the-softmax-jacobian.html"
     with visiting(browser, f"{server}/{path}", server, viewport=(width, 900)) as (page, _visit):
-        page.wait_for_timeout(400)
+        # the script runs once the page has loaded, and again once the fonts have (they change widths)
+        try:
+            page.wait_for_function(f"({TAB_STOPS})().every(f => (f.tab === '0') === f.scrolls)", timeout=10_000)
+        except Exception:  # the assertion below names what is wrong
+            pass
         shown = page.evaluate(TAB_STOPS)
     assert len(shown) >= 30, f"{path}: only {len(shown)} formulas shown"
     wrong = [f for f in shown if (f["tab"] == "0") != f["scrolls"]]
     assert wrong == [], f"{path} at {width} px: {len(wrong)} formulas' Tab stop does not follow their scrolling"
     stops = sum(f["tab"] == "0" for f in shown)
+    if width == 390:  # a fold opened shows its formulas laid out for the first time
+        with visiting(browser, f"{server}/{path}", server, viewport=(width, 900)) as (page, _visit):
+            page.evaluate("document.querySelectorAll('details.asb-deeper').forEach(d => d.open = true)")
+            # the script updates 150 ms after the folds open and again when their fonts arrive
+            try:
+                page.wait_for_function(f"({TAB_STOPS})().every(f => (f.tab === '0') === f.scrolls)",
+                                       timeout=10_000)
+            except Exception:  # the assertion below names what is wrong
+                pass
+            opened = page.evaluate(TAB_STOPS)
+        assert len(opened) > len(shown)
+        late = [f for f in opened if (f["tab"] == "0") != f["scrolls"]]
+        assert late == [], f"{len(late)} formulas of opened folds: Tab stop does not follow scrolling"
     if width == 1280:
         assert stops < len(shown) / 10, f"{stops} of {len(shown)} formulas are Tab stops at 1280 px"
     else:

@@ -106,9 +106,13 @@ def test_interrupted_bench_leaves_no_lighthouse_or_chromium(site, lighthouse_cli
     assert (site / "book" / "intro.html").is_file()
     # a short folder: under pytest's tmp_path Chromium's socket path would pass 107 bytes
     marker = tempfile.mkdtemp(prefix="lh-", dir="/tmp")
+    # A test run started in the background by a shell without job control (`make test &` in a
+    # script) inherits SIGINT ignored, and Python then keeps ignoring it: bench gets Ctrl-C's
+    # default back, as it has when a reader presses Ctrl-C.
     bench = subprocess.Popen([sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--only-lighthouse",
                               "--pages", "book/intro.html"], cwd=ROOT, env=dict(os.environ, TMPDIR=marker),
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 120
         while not any("user-data-dir" in p for p in _ours(marker)):  # Chromium has started

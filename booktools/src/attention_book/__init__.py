@@ -139,7 +139,7 @@ def setup(app):
     app.add_directive("deeper-end", folds.DeeperEnd)
     app.add_transform(folds.FoldBetweenMarkers)
     # A readable index of the theorems (attention_book.proof_index), when sphinx-proof is loaded.
-    if "sphinx_proof" in app.extensions:
+    if isinstance(getattr(app, "extensions", None), dict) and "sphinx_proof" in app.extensions:
         app.add_index_to_domain("prf", proof_index.TheoremIndex)
     for event, name, priority in HOOKS:
         app.connect(event, handler(name), priority=priority)
