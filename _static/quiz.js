@@ -6,7 +6,10 @@
 
    A lab page's prediction boxes (sphinx_ext._answer_spaces) keep what the student types in
    this browser (localStorage, keyed by the page and the box), so a reload or a visit to
-   another page loses no prediction; where storage is refused the boxes still work. */
+   another page loses no prediction; a quiz keeps its answers the same way (the first answer
+   to each question, which the code records, and the one shown now, with its feedback), keyed
+   by the page, the quiz and the quiz's key (new questions start afresh). Where storage is
+   refused both still work. */
 (function () {
   "use strict";
   var LETTERS = "ABCDEFGHIJ";
@@ -30,24 +33,59 @@
       // theme's [hidden] rule is !important, so the class alone cannot show it
       if (codeBox) { codeBox.hidden = false; }
     }
+    var chosen = [], shows = [];
+    var storeKey = "asb-quiz:" + location.pathname + "#" + quiz.id + ":" + quiz.getAttribute("data-quiz-key");
+    function save() {
+      try { window.localStorage.setItem(storeKey, JSON.stringify({first: first, chosen: chosen})); }
+      catch (e) { /* full or refused: the page itself still holds the answers */ }
+    }
     fieldsets.forEach(function (fieldset, qi) {
       first.push(null);
+      chosen.push(null);
       var data = JSON.parse(fieldset.querySelector("script.asb-quiz-data").textContent);
       var feedback = fieldset.querySelector(".asb-feedback");
+      function show(i) {
+        var right = data.correct[i];
+        feedback.textContent = (right ? "Correct. " : "Not quite. ") + data.why[i];
+        // the built book typesets the feedback's maths at build time (whyHtml, escaped HTML)
+        if (data.whyHtml) { feedback.innerHTML = (right ? "Correct. " : "Not quite. ") + data.whyHtml[i]; }
+        feedback.className = "asb-feedback " + (right ? "asb-right" : "asb-wrong");
+        if (!data.whyHtml && window.MathJax && MathJax.typesetPromise) { MathJax.typesetPromise([feedback]); }
+        return right;
+      }
+      shows.push({data: data, show: show, inputs: fieldset.querySelectorAll('input[type="radio"]')});
       fieldset.querySelectorAll('input[type="radio"]').forEach(function (input) {
         input.addEventListener("change", function () {
           var i = Number(input.value);
-          var right = data.correct[i];
-          feedback.textContent = (right ? "Correct. " : "Not quite. ") + data.why[i];
-          // the built book typesets the feedback's maths at build time (whyHtml, escaped HTML)
-          if (data.whyHtml) { feedback.innerHTML = (right ? "Correct. " : "Not quite. ") + data.whyHtml[i]; }
-          feedback.className = "asb-feedback " + (right ? "asb-right" : "asb-wrong");
-          if (!data.whyHtml && window.MathJax && MathJax.typesetPromise) { MathJax.typesetPromise([feedback]); }
+          var right = show(i);
+          chosen[qi] = i;
           if (first[qi] === null && codeValue) { first[qi] = {index: i, right: right}; showCode(); }
+          save();
         });
       });
       fieldset.classList.add("asb-ready");
     });
+    // the answers given on an earlier visit, checked against this quiz's questions
+    var kept = null;
+    try { kept = JSON.parse(window.localStorage.getItem(storeKey) || "null"); } catch (e) { kept = null; }
+    if (kept && Array.isArray(kept.first) && Array.isArray(kept.chosen) &&
+        kept.first.length === shows.length && kept.chosen.length === shows.length) {
+      var answered = false;
+      shows.forEach(function (q, qi) {
+        var n = q.inputs.length;
+        var c = kept.chosen[qi], f = kept.first[qi];
+        if (Number.isInteger(c) && c >= 0 && c < n) {
+          q.inputs[c].checked = true;
+          q.show(c);
+          chosen[qi] = c;
+        }
+        if (f && Number.isInteger(f.index) && f.index >= 0 && f.index < n) {
+          first[qi] = {index: f.index, right: !!q.data.correct[f.index]};  // rightness from the page
+          answered = true;
+        }
+      });
+      if (answered && codeValue) { showCode(); }
+    }
     var copy = quiz.querySelector(".asb-code-copy");
     if (copy && codeBox) {
       copy.addEventListener("click", function () {

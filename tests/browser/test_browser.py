@@ -432,6 +432,18 @@ def test_quizzes_give_feedback_by_mouse_and_keyboard(browser, site, page_name):
     assert read_code(code).answers == tuple(firsts)
     quiz.locator(".asb-code-copy").click()
     assert page.evaluate("() => window.getSelection().toString()") == code
+    # A reload keeps the answers (the ninth cold reading lost them): the code, the option now
+    # chosen in each question (the right one) and its feedback come back.
+    page.reload(wait_until="load")
+    questions = page.locator(".asb-question")
+    page.wait_for_selector(".asb-code", state="visible", timeout=10_000)
+    assert page.locator(".asb-code-value").inner_text() == code
+    for i in range(questions.count()):
+        q = questions.nth(i)
+        data = json.loads(q.locator("script.asb-quiz-data").text_content())
+        checked = q.locator("input:checked")
+        assert checked.count() == 1 and data["correct"][int(checked.get_attribute("value"))]
+        assert q.locator(".asb-feedback").inner_text().startswith("Correct.")
     context.close()
 
 
@@ -646,6 +658,28 @@ def test_search_hits_from_the_index_show_their_text_without_errors(browser, serv
     assert from_index, "no hit on an index entry: this tests nothing"
     bare = [h["href"] for h in from_index if len(h["excerpt"].strip()) < 20]
     assert bare == [], f"index hits without an excerpt: {bare}"
+
+
+def test_the_header_buttons_show_keyboard_focus(browser, server):
+    """Tabbing through a page reaches ☰ and the download menu, and each then shows a focus ring
+    (the ninth cold reading saw none)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{server}/book/scale-the-scores.html")
+    seen = {}
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        state = page.evaluate("""() => { const e = document.activeElement, s = getComputedStyle(e);
+            return {cls: e.className || '', outline: s.outlineStyle, width: parseFloat(s.outlineWidth)}; }""")
+        for name in ("primary-toggle", "dropdown-toggle"):
+            if name in str(state["cls"]) and name not in seen:
+                seen[name] = state
+        if len(seen) == 2:
+            break
+    context.close()
+    assert set(seen) == {"primary-toggle", "dropdown-toggle"}, seen
+    for name, state in seen.items():
+        assert state["outline"] != "none" and state["width"] >= 2, (name, state)
 
 
 def test_searching_dk_finds_the_chapter_on_the_key_dimension(browser, server):
