@@ -35,7 +35,7 @@ class TheoremIndex(Index):
         proofs = getattr(env, "proof_list", {})
         pages = {p["docname"] for p in proofs.values()}
         content = []
-        for docname in [d for d in _reading_order(env) if d in pages]:
+        for docname in [d for d in reading_order(env) if d in pages]:
             if docnames and docname not in docnames:
                 continue
             numbers = env.toc_fignumbers.get(docname, {})
@@ -56,8 +56,9 @@ class TheoremIndex(Index):
         return content, False
 
 
-def _reading_order(env) -> list[str]:
-    """The documents in the order the table of contents reads them (root first)."""
+def reading_order(env) -> list[str]:
+    """The documents in the order the table of contents reads them (root first); the
+    theorem index and the site pages' list of chapters (sphinx_ext._toc_pages) both follow it."""
     seen: list[str] = []
 
     def walk(docname: str) -> None:

@@ -275,20 +275,14 @@ def _add_social_tags(app, pagename, templatename, context, doctree):
 
 def _toc_pages(app) -> list[tuple[str, str]]:
     """(path from the site root, numbered title) for every document, in reading order."""
-    env = app.env
-    seen, pages = set(), []
+    from .proof_index import reading_order
 
-    def walk(doc):
-        if doc in seen or doc not in env.titles:
-            return
-        seen.add(doc)
-        number = env.toc_secnumbers.get(doc, {}).get("")
-        prefix = ".".join(map(str, number)) + ". " if number else ""
-        pages.append((app.builder.get_target_uri(doc), prefix + env.titles[doc].astext()))
-        for child in env.toctree_includes.get(doc, []):
-            walk(child)
-
-    walk(app.config.root_doc)
+    env, pages = app.env, []
+    for doc in reading_order(env):
+        if doc in env.titles:
+            number = env.toc_secnumbers.get(doc, {}).get("")
+            prefix = ".".join(map(str, number)) + ". " if number else ""
+            pages.append((app.builder.get_target_uri(doc), prefix + env.titles[doc].astext()))
     return pages
 
 
