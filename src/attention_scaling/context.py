@@ -524,9 +524,10 @@ def needle_figure(result: dict, width: float = 9.6, height: float = 4.2):
 
 from .figures.blit import BlitFigure  # noqa: E402  (figures after numerics)
 from .figures.style import COLORS, SMALL_PT, TEXT_PT, _style  # noqa: E402
+from .state import ContextCurves, ContextState  # noqa: E402
 
 
-class ContextFigure(BlitFigure):
+class ContextFigure(BlitFigure[ContextState]):
     """The needle among ``n - 1`` random distractors, under the four :data:`METHODS`.
 
     Left: the weights of the current method, for one draw (``EXPLORER_SEED``): the needle, the
@@ -551,6 +552,20 @@ class ContextFigure(BlitFigure):
         # the bars take the logits themselves, s·ln n·z for scores up to the gap's 20
         if not math.isfinite(log_n_factor(N_VALUES[-1], self.s) * max(20.0, float(np.abs(rest_all).max()))):
             raise ValueError(f"s={self.s:g} makes the explorer's logits s·ln n·z overflow float64")
+        self._precompute(rest_all)
+        fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")),
+                     dpi=v.positive_int(dpi, "dpi"), layout="constrained")
+        super().__init__(fig)
+        ax_w, ax_g, ax_n = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.1, 1.0, 1.0]})
+        self._bars(ax_w)
+        self._needle_panels(ax_g, ax_n)
+        self._legend_and_title(fig, ax_w, ax_g, ax_n)
+        self._gap: float | None = None
+        self.update()
+
+    def _precompute(self, rest_all: np.ndarray) -> None:
+        """Every log partition, at every n and for every method: an update then costs a few
+        logistic functions."""
         self._log_z = {m: np.empty(len(N_VALUES)) for m in METHODS}
         self._parts: dict[str, list] = {m: [] for m in METHODS}
         self._top, self._log_rest = {}, {}
@@ -569,10 +584,9 @@ class ContextFigure(BlitFigure):
                     self._log_rest[m, n] = float(lo.max() + np.log(np.exp(lo - lo.max()).sum()))
                 else:
                     self._log_rest[m, n] = -np.inf
-        fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")),
-                     dpi=v.positive_int(dpi, "dpi"), layout="constrained")
-        super().__init__(fig)
-        ax_w, ax_g, ax_n = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.1, 1.0, 1.0]})
+
+    def _bars(self, ax_w) -> None:
+        """Left: the needle, the strongest distractors, the rest summed, the sink."""
         slots = TOP_KEYS + 3  # needle, top distractors, rest, sink
         self._slots = slots
         # bar centres: the needle, the top distractors side by side, then the rest and the sink apart
@@ -594,6 +608,9 @@ class ContextFigure(BlitFigure):
         ax_w.set_ylim(0, 1.02)
         ax_w.set_ylabel("weight")
         ax_w.set_title("weights of one draw", fontsize=TEXT_PT)
+
+    def _needle_panels(self, ax_g, ax_n) -> None:
+        """Middle: the needle on the parabola P(1 − P); right: its weight against n."""
         self.curves_n = {}
         for m in METHODS:
             colour, marker, line = _STYLE[m]
@@ -623,6 +640,8 @@ class ContextFigure(BlitFigure):
         ax_n.set_xlabel("keys $n$ (log scale)")
         ax_n.set_ylim(0, 1.02)
         ax_n.set_title("the needle's weight", fontsize=TEXT_PT)
+
+    def _legend_and_title(self, fig, ax_w, ax_g, ax_n) -> None:
         ax_w.plot([], [], "o", markersize=9, markerfacecolor="none", markeredgecolor=COLORS["mark"],
                   markeredgewidth=2, label="ring: the current setting")
         handles, labels = ax_n.get_legend_handles_labels()
@@ -635,16 +654,13 @@ class ContextFigure(BlitFigure):
         # static frame about a third of its bytes
         fig.suptitle(f"one draw of the distractors (seed {self.seed}); the needle ringed where it stands",
                      fontsize=TEXT_PT)
-        self.state: dict = {}
-        self._gap: float | None = None
-        self.update()
 
-    def curves(self, gap: float, method: str) -> dict:
+    def curves(self, gap: float, method: str) -> ContextCurves:
         """The needle's weight, 1 − weight, P(1 − P) and gradient at every n of :data:`N_VALUES`, for one draw."""
         rows = [_needle_from_partition(gap, n, method, self._parts[method][i], self.s, self.cap)
                 for i, n in enumerate(N_VALUES)]
         weights, others, grads = (np.array([float(row[k]) for row in rows]) for k in range(3))
-        return {"weight": weights, "others": others, "P(1-P)": weights * others, "gradient": grads}
+        return ContextCurves(weight=weights, others=others, spread=weights * others, gradient=grads)
 
     def update(self, n: int = 1024, gap: float = 6.0, method: str = "plain") -> None:
         """Show ``method`` with the needle ``gap`` above 0 among ``n`` keys (``n`` in :data:`N_VALUES`)."""
@@ -655,14 +671,14 @@ class ContextFigure(BlitFigure):
             raise ValueError(f"gap must lie in [0, 20], got {gap}")
         method = _check_method(method)
         n = int(n)
-        if gap != self._gap or not self.state:
+        if gap != self._gap:
             self._gap = gap
             self._all = {m: self.curves(gap, m) for m in METHODS}
             for m in METHODS:
-                self.curves_n[m].set_ydata(self._all[m]["weight"])
+                self.curves_n[m].set_ydata(self._all[m].weight)
         i = N_VALUES.index(n)
         cur = self._all[method]
-        weight, others = cur["weight"][i], cur["others"][i]
+        weight, others = cur.weight[i], cur.others[i]
         # every weight from the log partition: e^(logit - log Z), Z = needle + distractors (+ 1)
         needle_logit, _ = _transform(np.array([gap]), n, method, self.s, self.cap)
         log_total = float(np.logaddexp(needle_logit[0], self._log_z[method][i]))
@@ -681,17 +697,16 @@ class ContextFigure(BlitFigure):
         for m in METHODS:  # the current method's curves, and plain's for reference (fewer bytes a frame)
             self.curves_n[m].set_visible(m in (method, "plain"))
         self.curves_n[method].set_zorder(3)
-        self.mark_g.set_data([weight], [cur["P(1-P)"][i]])
-        self.dot_g.set_data([weight], [cur["P(1-P)"][i]])
+        self.mark_g.set_data([weight], [cur.spread[i]])
+        self.dot_g.set_data([weight], [cur.spread[i]])
         self.dot_g.set_color(_STYLE[method][0])
         self.dot_g.set_marker(_STYLE[method][1])
         self.mark_n.set_data([n], [weight])
-        self.state = {"params": {"n": n, "gap": gap, "method": method, "seed": self.seed},
-                      "readouts": {"needle": float(weight), "others": float(others),
-                                   "P(1-P)": float(cur["P(1-P)"][i]), "gradient": float(cur["gradient"][i]),
-                                   "top distractor": float(top[0]), "rest": rest, "sink": sink,
-                                   "largest logit": float(max(needle_logit[0], self._top[method, n][0]))},
-                      "curves": self._all}
+        self.state = ContextState(n=n, gap=gap, method=method, seed=self.seed, needle=float(weight),
+                                  others=float(others), spread=float(cur.spread[i]), gradient=float(cur.gradient[i]),
+                                  top_distractor=float(top[0]), rest=rest, sink=sink,
+                                  largest_logit=float(max(needle_logit[0], self._top[method, n][0])),
+                                  curves=self._all)
 
     def _interleave(self, heights: np.ndarray, keep) -> np.ndarray:
         """Bar heights of the slots in ``keep`` (others 0), interleaved with the gaps between bars."""

@@ -1,12 +1,19 @@
-"""The lesson plan's slider settings, as data: the stops an instructor steps through.
+"""The lesson plan as data: its blocks and times, the stops an instructor steps through, the
+predictions the worksheet asks for and the exit ticket's questions.
 
-The instructor page (``book/teach-with-this-book.md``) plans a 50-minute session around
-three explorers. For each, this module lists the settings of the player's controls the
-plan names, in the plan's order, with a short caption in the page's words. The static
-players step through them in presentation mode (``_static/player.js``), the instructor
-page reads its claims' settings from here, and a handout can print them as strips.
+The instructor page (``book/teach-with-this-book.md``) plans a 50-minute session
+(:data:`SESSION`) and a 2-hour workshop (:data:`WORKSHOP`); each is a :class:`Plan` of
+:class:`Block` s with their minutes. Every place that shows the plan reads it from here: the
+page's plan tables (their times are glued from the blocks), the handouts' section headings
+and lab list (``attention_book.handout``), the worksheet and the exit ticket
+(:mod:`attention_scaling.worksheets`: :data:`PREDICTIONS`, :data:`EXIT_QUESTIONS`), and the
+players' presentation mode, which steps through :data:`STOPS` (``_static/player.js``).
 
-Plain data and two functions, no imports from the rest of the package::
+For each explorer the plan uses, :data:`STOPS` lists the settings of the player's controls,
+in the plan's order, with a short caption in the page's words; a :class:`Prediction` names
+the stops it covers (checked: its settings text names their values).
+
+Plain data and a few functions, no imports from the rest of the package::
 
     >>> [s.settings["d_k"] for s in stops("attention")]
     [1, 64, 1024, 64, 64]
@@ -18,9 +25,12 @@ a caption about the one draw on screen says "in this draw" (the readout also giv
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Mapping, NamedTuple
 
-__all__ = ["Stop", "STOPS", "EXPLORERS", "CAPTION_MAX", "stops", "check_stops"]
+__all__ = ["Stop", "STOPS", "EXPLORERS", "CAPTION_MAX", "stops", "check_stops", "Block", "Plan", "SESSION",
+           "WORKSHOP", "Prediction", "PREDICTIONS", "EXIT_QUESTIONS"]
 
 #: Longest caption, in characters (it is read from a projector, one line at a time).
 CAPTION_MAX = 80
@@ -130,4 +140,133 @@ def check_stops(explorer: str, grid: Mapping[str, tuple], given: tuple[Stop, ...
         for name, value in stop.settings.items():
             if value not in grid[name]:
                 raise ValueError(f"{where}: {name} = {value!r} is not on the player's grid {tuple(grid[name])}")
+    return checked
+
+
+# --- the sessions: blocks and their minutes ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Block:
+    """One block of a plan: from minute ``start`` to minute ``end``, with a ``slug`` (the
+    handout's section id, and the name the page glues its times under) and a ``title``."""
+
+    start: int
+    end: int
+    slug: str
+    title: str
+
+    @property
+    def times(self) -> str:
+        """``"0–5 min"``, as the plan's tables and the handout's headings write it."""
+        return f"{self.start}–{self.end} min"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A session: its ``title``, length in ``minutes`` and :class:`Block` s, back to back."""
+
+    title: str
+    minutes: int
+    blocks: tuple[Block, ...]
+
+    def __post_init__(self):
+        ends = [0] + [b.end for b in self.blocks]
+        if [b.start for b in self.blocks] != ends[:-1] or ends[-1] != self.minutes:
+            raise ValueError(f"the blocks of {self.title!r} must follow each other from 0 to {self.minutes} min")
+        if any(b.end <= b.start for b in self.blocks) or len({b.slug for b in self.blocks}) != len(self.blocks):
+            raise ValueError(f"every block of {self.title!r} needs a positive length and a slug of its own")
+
+    def block(self, slug: str) -> Block:
+        for b in self.blocks:
+            if b.slug == slug:
+                return b
+        raise ValueError(f"slug must name a block of {self.title!r} ({', '.join(b.slug for b in self.blocks)}), "
+                         f"got {slug!r}")
+
+    def heading(self, slug: str) -> str:
+        """The block's heading in a handout: ``"1. The hook (0–5 min)"``."""
+        b = self.block(slug)
+        return f"{self.blocks.index(b) + 1}. {b.title} ({b.times})"
+
+
+#: The 50-minute session (the instructor page's "Plan a 50-minute session").
+SESSION = Plan("Why attention divides by √dₖ", 50, (
+    Block(0, 5, "hook", "The hook"),
+    Block(5, 15, "derive", "Derive the gradient"),
+    Block(15, 20, "curve", "Read the curve"),
+    Block(20, 30, "why", "Why √dₖ"),
+    Block(30, 42, "predict", "Predict, then move the slider"),
+    Block(42, 48, "discuss", "Discuss and check yourself"),
+    Block(48, 50, "exit-ticket", "Exit ticket"),
+))
+
+#: The 2-hour workshop: the session, a break, then three labs (their slugs are the labs' names).
+WORKSHOP = Plan("Why attention divides by √dₖ: a 2-hour workshop", 120, (
+    Block(0, 50, "session", "The 50-minute session"),
+    Block(50, 60, "break", "Break"),
+    Block(60, 85, "lab-derive-it-with-sympy", "Lab: derive it with SymPy"),
+    Block(85, 105, "lab-break-the-softmax", "Lab: break the softmax"),
+    Block(105, 120, "lab-turn-on-qk-norm", "Lab: turn on QK-norm"),
+))
+
+
+# --- what the class writes: predictions and the exit ticket --------------------------------------
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """One move of a slider in the "predict" block: where to set the explorer (in words), what
+    to predict first, and the stops of :data:`STOPS` it covers, as (explorer, index) pairs."""
+
+    settings: str
+    question: str
+    stops: tuple[tuple[str, int], ...] = ()
+
+
+#: The worksheet's rows, in the plan's order (the main explorer's stops, then the
+#: normalisation explorer's first two).
+PREDICTIONS = (
+    Prediction("dₖ = 1, m = 1", "Do the red (unscaled) and blue (scaled) weights differ?", (("attention", 0),)),
+    Prediction("dₖ = 64, m = 1", "Which weights pile onto one key: the red or the blue?", (("attention", 1),)),
+    Prediction("dₖ = 1024, m = 1", "From dₖ = 64, how many times wider does the red spread of q·k get? "
+                                   "And the blue one?", (("attention", 2),)),
+    Prediction("dₖ = 64, m = 3, then m = 10", "Do the blue (scaled) weights saturate now? Why, or why not?",
+               (("attention", 3), ("attention", 4))),
+    Prediction("Optional: normalisation explorer, m = 10, then switch “scaled” to “QK-norm”",
+               "What happens to the largest weight when QK-norm is switched on?",
+               (("normalization", 0), ("normalization", 1))),
+)
+
+#: The exit ticket's questions (the answers are on the instructor page).
+EXIT_QUESTIONS = (
+    "In one sentence: why does attention divide the scores by √dₖ, and not by dₖ?",
+    "A row of attention weights is P = (0.995, 0.003, 0.002). Compute ∂P₁/∂z₁ = P₁(1 − P₁). "
+    "Is it large or small, compared with the largest value P₁(1 − P₁) can take?",
+    "The scaled scores still grow when the query and key vectors grow. Name one thing that keeps "
+    "attention trainable then.",
+    "What is still unclear to you? (optional)",
+)
+
+_WORDS = {"d_k": "dₖ", "magnitude": "m"}
+
+
+def check_predictions(predictions=PREDICTIONS) -> tuple[Prediction, ...]:
+    """Check that each prediction's settings text names the values of the stops it covers
+    (``dₖ = 64``, ``m = 3``; a QK-norm stop, "QK-norm"), and that its stops exist; returns them."""
+    checked = tuple(predictions)
+    for k, pred in enumerate(checked, 1):
+        if not isinstance(pred, Prediction) or not pred.stops:
+            raise ValueError(f"prediction {k}: must be a Prediction naming the stops it covers, got {pred!r}")
+        for explorer, index in pred.stops:
+            if not 0 <= index < len(stops(explorer)):
+                raise ValueError(f"prediction {k}: {explorer!r} has no stop {index}")
+            settings = stops(explorer)[index].settings
+            said = [f"{_WORDS[name]} = {value:g}" for name, value in settings.items() if name in _WORDS]
+            if settings.get("mode") == "qk-l2":
+                said.append("QK-norm")
+            missing = [w for w in said if not re.search(re.escape(w) + r"(?![\d.])", pred.settings)]
+            if missing:
+                raise ValueError(f"prediction {k} ({pred.settings!r}) does not say {missing} of stop "
+                                 f"{index + 1} of {explorer!r}")
     return checked

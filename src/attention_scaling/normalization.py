@@ -137,6 +137,59 @@ def _l2_backward(x, grad_unit, eps=1e-12):
     return (grad_unit - u * np.sum(u * grad_unit, axis=-1, keepdims=True)) / norm
 
 
+_LOG_KEYS = ("loss", "max logit", "entropy", "accuracy", "gain", "lr", "|W_q|", "|W_k|", "|dW_q|", "|dW_k|")
+
+
+def _retrieval_forward(q, k, gain: float | None, d_k: int):
+    """(q, k, logits, what the backward pass needs) for queries ``q`` (batch, d_k) and keys
+    ``k`` (batch, n_keys, d_k), or None once anything is no longer finite."""
+    if not (np.isfinite(q).all() and np.isfinite(k).all()):
+        return None
+    z, normed = _retrieval_logits(q, k, gain, d_k)
+    return (q, k, z, normed) if np.isfinite(z).all() else None
+
+
+def _retrieval_logits(q, k, gain: float | None, d_k: int):
+    """The logits of :func:`train_retrieval`: scaled dot products, or with QK-norm (a ``gain``)
+    ``gain`` times the cosines; also (q̂, k̂, cosines) for the backward pass, or None."""
+    if gain is None:
+        return np.einsum("bd,bnd->bn", q, k) / np.sqrt(d_k), None
+    qn, kn = l2_normalize(q), l2_normalize(k)
+    cos = np.einsum("bd,bnd->bn", qn, kn)
+    return gain * cos, (qn, kn, cos)
+
+
+def _loss_gradient(p, target):
+    """dL/dz of the mean cross-entropy over the batch: (P - one-hot of the target) / batch."""
+    dz = p.copy()
+    dz[np.arange(len(target)), target] -= 1.0
+    dz /= len(target)
+    return dz
+
+
+def _retrieval_backward(dz, q, k, gain: float, d_k: int, normed):
+    """dL/dq, dL/dk and dL/dg (0 without QK-norm) from dL/dz, through :func:`_retrieval_logits`."""
+    if normed is None:
+        return np.einsum("bn,bnd->bd", dz, k) / np.sqrt(d_k), np.einsum("bn,bd->bnd", dz, q) / np.sqrt(d_k), 0.0
+    qn, kn, cos = normed
+    d_qn = gain * np.einsum("bn,bnd->bd", dz, kn)
+    d_kn = gain * np.einsum("bn,bd->bnd", dz, qn)
+    return _l2_backward(q, d_qn), _l2_backward(k, d_kn), np.sum(dz * cos)
+
+
+def _log_step(log: dict, step: int, z, p, target, gain: float, lr: float, w_q, w_k) -> None:
+    """One step's row of :func:`train_retrieval`'s log (before the step's update)."""
+    loss = -np.log(np.maximum(p[np.arange(len(target)), target], 1e-300))
+    log["loss"][step] = loss.mean()
+    log["max logit"][step] = np.abs(z).max()
+    log["entropy"][step] = entropy(p, axis=-1).mean()
+    log["accuracy"][step] = np.mean(p.argmax(axis=-1) == target)
+    log["gain"][step] = gain
+    log["lr"][step] = lr
+    log["|W_q|"][step] = np.linalg.norm(w_q)
+    log["|W_k|"][step] = np.linalg.norm(w_k)
+
+
 def train_retrieval(qk_norm: bool, steps: int = 300, lr: float = 2.0, d_model: int = 32, d_k: int = 32,
                     n_keys: int = 16, batch: int = 32, gain_init: float | None = None, seed: int = 0,
                     warmup: int = 0) -> dict:
@@ -166,67 +219,33 @@ def train_retrieval(qk_norm: bool, steps: int = 300, lr: float = 2.0, d_model: i
         infinity, the run stops: ``"diverged_at"`` holds that step (else -1) and the later
         entries are NaN.
     """
-    steps = v.positive_int(steps, "steps")
-    lr = v.positive_real(lr, "lr")
-    d_model = v.positive_int(d_model, "d_model")
-    d_k = v.positive_int(d_k, "d_k")
-    n_keys = v.positive_int(n_keys, "n_keys", minimum=2)
-    batch = v.positive_int(batch, "batch")
-    gain0 = np.sqrt(d_k) if gain_init is None else v.positive_real(gain_init, "gain_init")
+    steps, d_model, d_k, batch = (v.positive_int(x, name) for x, name in
+                                  ((steps, "steps"), (d_model, "d_model"), (d_k, "d_k"), (batch, "batch")))
+    lr, n_keys = v.positive_real(lr, "lr"), v.positive_int(n_keys, "n_keys", minimum=2)
+    gain = np.sqrt(d_k) if gain_init is None else v.positive_real(gain_init, "gain_init")
     rates = warmup_schedule(steps, lr, warmup)
     rng = v.generator(seed)
     w_q = rng.standard_normal((d_model, d_k)) / np.sqrt(d_model)
     w_k = rng.standard_normal((d_model, d_k)) / np.sqrt(d_model)
-    gain = gain0
-    log: dict[str, Any] = {k: np.full(steps, np.nan) for k in ("loss", "max logit", "entropy", "accuracy", "gain",
-                                               "lr", "|W_q|", "|W_k|", "|dW_q|", "|dW_k|")}
-    log["diverged_at"] = -1
+    log: dict[str, Any] = {k: np.full(steps, np.nan) for k in _LOG_KEYS} | {"diverged_at": -1}
     with np.errstate(over="ignore", invalid="ignore"):  # a diverging run is detected below
         for step in range(steps):
             lr = rates[step]
             x = rng.standard_normal((batch, n_keys, d_model))
             target = rng.integers(0, n_keys, size=batch)
             query = x[np.arange(batch), target] + 0.5 * rng.standard_normal((batch, d_model))
-            q = query @ w_q  # (batch, d_k)
-            k = x @ w_k  # (batch, n_keys, d_k)
-            if not (np.isfinite(q).all() and np.isfinite(k).all()):
+            forward = _retrieval_forward(query @ w_q, x @ w_k, gain if qk_norm else None, d_k)
+            if forward is None:  # the logits overflowed
                 log["diverged_at"] = step
                 break
-            if qk_norm:
-                qn, kn = l2_normalize(q), l2_normalize(k)
-                cos = np.einsum("bd,bnd->bn", qn, kn)
-                z = gain * cos
-            else:
-                z = np.einsum("bd,bnd->bn", q, k) / np.sqrt(d_k)
-            if not np.isfinite(z).all():
-                log["diverged_at"] = step
-                break
+            q, k, z, normed = forward
             p = softmax(z, axis=-1)
-            loss = -np.log(np.maximum(p[np.arange(batch), target], 1e-300))
-            log["loss"][step] = loss.mean()
-            log["max logit"][step] = np.abs(z).max()
-            log["entropy"][step] = entropy(p, axis=-1).mean()
-            log["accuracy"][step] = np.mean(p.argmax(axis=-1) == target)
-            log["gain"][step] = gain if qk_norm else np.nan
-            log["lr"][step] = lr
-            log["|W_q|"][step] = np.linalg.norm(w_q)
-            log["|W_k|"][step] = np.linalg.norm(w_k)
-            dz = p.copy()
-            dz[np.arange(batch), target] -= 1.0
-            dz /= batch  # dL/dz for the mean loss
+            _log_step(log, step, z, p, target, gain if qk_norm else np.nan, lr, w_q, w_k)
+            d_q, d_k_vec, d_gain = _retrieval_backward(_loss_gradient(p, target), q, k, gain, d_k, normed)
             if qk_norm:
-                d_gain = np.sum(dz * cos)
-                d_qn = gain * np.einsum("bn,bnd->bd", dz, kn)
-                d_kn = gain * np.einsum("bn,bd->bnd", dz, qn)
-                d_q, d_k_vec = _l2_backward(q, d_qn), _l2_backward(k, d_kn)
                 gain -= lr * d_gain
-            else:
-                d_q = np.einsum("bn,bnd->bd", dz, k) / np.sqrt(d_k)
-                d_k_vec = np.einsum("bn,bd->bnd", dz, q) / np.sqrt(d_k)
-            step_q = lr * query.T @ d_q
-            step_k = lr * np.einsum("bnm,bnd->md", x, d_k_vec)
-            log["|dW_q|"][step] = np.linalg.norm(step_q)
-            log["|dW_k|"][step] = np.linalg.norm(step_k)
+            step_q, step_k = lr * query.T @ d_q, lr * np.einsum("bnm,bnd->md", x, d_k_vec)
+            log["|dW_q|"][step], log["|dW_k|"][step] = np.linalg.norm(step_q), np.linalg.norm(step_k)
             w_q -= step_q
             w_k -= step_k
     return log

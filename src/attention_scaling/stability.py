@@ -662,8 +662,6 @@ def overflow_fraction(d_values, dtype=np.float16, magnitude: float = 1.0, n_quer
         ``"<kind> rows exact"``, ``"<kind> rows independent"`` and, with ``repeats``,
         ``"<kind> rows sd"``.
     """
-    from . import dot_law
-
     d_list = v.increasing_ints(d_values, "d_values")
     dt = _float_dtype(dtype)
     m = v.positive_real(magnitude, "magnitude")
@@ -674,32 +672,38 @@ def overflow_fraction(d_values, dtype=np.float16, magnitude: float = 1.0, n_quer
     if repeats == 1:
         raise ValueError("repeats must be 0 or at least 2 (a standard deviation needs two draws)")
     t = overflow_threshold(dt)
+    streams = np.random.SeedSequence(seed).spawn(repeats)
+    per_d = [_overflow_at(d, t, m, n_queries, n_keys, seed, streams) for d in d_list]
     out = {"d_values": np.array(d_list), "dtype": dt.name, "threshold": t, "n_scores": n_queries * n_keys,
            "n_rows": n_queries, "repeats": repeats}
-    kinds = ("unscaled", "scaled")
-    parts = ("", " exact", " se", " normal", " rows", " rows exact", " rows independent") + ((" rows sd",) if repeats else ())
-    rows: dict[str, list] = {kind + part: [] for kind in kinds for part in parts}
-    streams = np.random.SeedSequence(seed).spawn(repeats)
-    for d in d_list:
-        q, k = draw_queries_keys(d, m, n_queries=n_queries, n_keys=n_keys, seed=seed)
-        shares: dict[str, list] = {kind: [] for kind in kinds}
-        for stream in streams:
-            q_r, k_r = draw_queries_keys(d, m, n_queries=n_queries, n_keys=n_keys, seed=np.random.default_rng(stream))
-            s_r = q_r @ k_r.T
-            shares["unscaled"].append(np.mean((s_r > t).any(axis=1)))
-            shares["scaled"].append(np.mean((s_r / math.sqrt(d) > t).any(axis=1)))
-        scores = q @ k.T
-        for kind, z in (("unscaled", scores), ("scaled", scores / math.sqrt(d))):
-            flag = kind == "scaled"
-            p = dot_law.dot_tail(t, d, magnitude=m, scaled=flag)
-            rows[kind].append(np.mean(z > t))
-            rows[kind + " exact"].append(p)
-            rows[kind + " se"].append(dot_law.score_fraction_se(t, d, n_queries, n_keys, magnitude=m, scaled=flag))
-            rows[kind + " normal"].append(dot_law.normal_tail(t, d, magnitude=m, scaled=flag))
-            rows[kind + " rows"].append(np.mean((z > t).any(axis=1)))
-            rows[kind + " rows exact"].append(dot_law.row_failure(t, d, n_keys, magnitude=m, scaled=flag))
-            rows[kind + " rows independent"].append(-math.expm1(n_keys * math.log1p(-p)))
-            if repeats:
-                rows[kind + " rows sd"].append(np.std(shares[kind], ddof=1))
-    out.update({name: np.array(values, dtype=np.float64) for name, values in rows.items()})
+    out.update({name: np.array([r[name] for r in per_d], dtype=np.float64) for name in per_d[0]})
     return out
+
+
+def _overflow_at(d: int, t: float, m: float, n_queries: int, n_keys: int, seed: int, streams) -> dict:
+    """:func:`overflow_fraction`'s values at one dimension ``d``: sampled, exact and normal,
+    for scores and rows, unscaled and scaled (and the rows' sd over the ``streams``, if any)."""
+    from . import dot_law
+
+    q, k = draw_queries_keys(d, m, n_queries=n_queries, n_keys=n_keys, seed=seed)
+    shares: dict[str, list] = {"unscaled": [], "scaled": []}
+    for stream in streams:
+        q_r, k_r = draw_queries_keys(d, m, n_queries=n_queries, n_keys=n_keys, seed=np.random.default_rng(stream))
+        s_r = q_r @ k_r.T
+        shares["unscaled"].append(np.mean((s_r > t).any(axis=1)))
+        shares["scaled"].append(np.mean((s_r / math.sqrt(d) > t).any(axis=1)))
+    scores = q @ k.T
+    row: dict[str, float] = {}
+    for kind, z in (("unscaled", scores), ("scaled", scores / math.sqrt(d))):
+        flag = kind == "scaled"
+        p = dot_law.dot_tail(t, d, magnitude=m, scaled=flag)
+        row[kind] = np.mean(z > t)
+        row[kind + " exact"] = p
+        row[kind + " se"] = dot_law.score_fraction_se(t, d, n_queries, n_keys, magnitude=m, scaled=flag)
+        row[kind + " normal"] = dot_law.normal_tail(t, d, magnitude=m, scaled=flag)
+        row[kind + " rows"] = np.mean((z > t).any(axis=1))
+        row[kind + " rows exact"] = dot_law.row_failure(t, d, n_keys, magnitude=m, scaled=flag)
+        row[kind + " rows independent"] = -math.expm1(n_keys * math.log1p(-p))
+        if streams:
+            row[kind + " rows sd"] = np.std(shares[kind], ddof=1)
+    return row

@@ -5,52 +5,29 @@ The build writes them beside the book (``print/`` in the site, see
 page laid out for one A4 sheet: no theme, no script, no maths to typeset, so it opens
 and prints the same from disk, offline, in any browser.
 
-The worksheet's steps are the slider settings of the 50-minute session's plan
-(``PREDICTION_STEPS``); the exit ticket asks what the session should have taught.
+The worksheet's steps are the predictions of the 50-minute session's plan
+(:data:`attention_scaling.lesson.PREDICTIONS`); the exit ticket asks its
+:data:`~attention_scaling.lesson.EXIT_QUESTIONS`.
 """
 
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
 from pathlib import Path
+
+from .lesson import EXIT_QUESTIONS, PREDICTIONS, SESSION as _PLAN, Prediction
 
 #: Where the sheets go, relative to the built site.
 SHEETS_DIR = "print"
 WORKSHEET_FILE = "prediction-worksheet.html"
 EXIT_TICKET_FILE = "exit-ticket.html"
-SESSION = "Why attention divides by √dₖ"
+SESSION = _PLAN.title
 
 
-@dataclass(frozen=True)
-class Step:
-    """One move of a slider: where to set the explorer, and what to predict first."""
+#: The worksheet's rows and the exit ticket's questions: the lesson plan's (:mod:`.lesson`).
+Step = Prediction
+PREDICTION_STEPS = PREDICTIONS
 
-    settings: str
-    question: str
-
-
-#: The plan's slider settings, in order (the main explorer of "Scale the scores", then the
-#: normalisation explorer of "Normalize beyond √d_k").
-PREDICTION_STEPS = (
-    Step("dₖ = 1, m = 1", "Do the red (unscaled) and blue (scaled) weights differ?"),
-    Step("dₖ = 64, m = 1", "Which weights pile onto one key: the red or the blue?"),
-    Step("dₖ = 1024, m = 1", "From dₖ = 64, how many times wider does the red spread of q·k get? "
-                             "And the blue one?"),
-    Step("dₖ = 64, m = 3, then m = 10", "Do the blue (scaled) weights saturate now? Why, or why not?"),
-    Step("Optional: normalisation explorer, m = 10, then switch “scaled” to “QK-norm”",
-         "What happens to the largest weight when QK-norm is switched on?"),
-)
-
-#: The exit ticket's questions (the answers are on the instructor page).
-EXIT_QUESTIONS = (
-    "In one sentence: why does attention divide the scores by √dₖ, and not by dₖ?",
-    "A row of attention weights is P = (0.995, 0.003, 0.002). Compute ∂P₁/∂z₁ = P₁(1 − P₁). "
-    "Is it large or small, compared with the largest value P₁(1 − P₁) can take?",
-    "The scaled scores still grow when the query and key vectors grow. Name one thing that keeps "
-    "attention trainable then.",
-    "What is still unclear to you? (optional)",
-)
 
 _STYLE = """
 @page { size: A4; margin: 12mm 14mm; }

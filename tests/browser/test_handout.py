@@ -357,14 +357,14 @@ def test_answer_key_answers_every_prediction_row_with_the_explorers_numbers(hand
 
     def mean(stop, curve):
         fig.update(**stop.settings)
-        return fig.state["expectation"][curve]["max weight"].mean
+        return getattr(fig.state.mean, curve).max_weight.mean
 
     assert f"{mean(att[1], 'unscaled'):.3f}" in rows[1] and f"{mean(att[1], 'scaled'):.3f}" in rows[1]
     assert f"{mean(att[3], 'scaled'):.3f}" in rows[3] and f"{mean(att[4], 'scaled'):.3f}" in rows[3]
     nf = NormalizationFigure(seed=0)
     for stop in norm[:2]:
         st = stop.settings
-        assert f"{nf.expectation(st['magnitude'], st['mode'], gain=st['gain'])['max weight'].mean:.3f}" in rows[4]
+        assert f"{nf.expectation(st['magnitude'], st['mode'], gain=st['gain']).max_weight.mean:.3f}" in rows[4]
     d2, d3 = att[1].settings["d_k"], att[2].settings["d_k"]
     assert f"= {(d3 / d2) ** 0.5:g} times" in rows[2]
     text = _words(key.get_text(" "))
@@ -426,7 +426,7 @@ def test_the_scale_explorers_jacobian_marks_its_sign_without_colour():
     fig = ScaleFigure(seed=0)
     for scale in (0.05, 3.0, 20.0):
         fig.update(scale=scale)
-        jac = fig.state["jacobian"]
+        jac = fig.state.jacobian
         for sign, marks in fig.signs.items():
             cells = {(int(round(y)), int(round(x))) for x, y in marks.get_offsets()}
             assert cells == {tuple(c) for c in np.argwhere(np.sign(jac) == sign)}, (scale, sign)

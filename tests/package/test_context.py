@@ -199,12 +199,12 @@ def test_every_grid_point_is_finite_and_the_bars_sum_to_one(figure):
         for n in cx.N_VALUES:
             for gap in cx.GAPS:
                 figure.update(n=n, gap=gap, method=method)
-                r = figure.state["readouts"]
+                r = figure.state
                 assert all(np.isfinite(x) for x in r.values()), (method, n, gap)
                 bars = np.concatenate([a.get_data().values for a in
                                        (figure.bar_needle, figure.bar_top, figure.bar_rest, figure.bar_sink)])
                 assert abs(bars.sum() - 1) < 1e-12, (method, n, gap, bars.sum())
-                assert abs(r["needle"] + r["others"] - 1) < 1e-12
+                assert abs(r.needle + r.others - 1) < 1e-12
 
 
 def test_figure_agrees_with_the_experiment(figure):
@@ -212,14 +212,14 @@ def test_figure_agrees_with_the_experiment(figure):
     for method in cx.METHODS:
         for i, n in enumerate(cx.N_VALUES):
             figure.update(n=n, gap=5.0, method=method)
-            assert abs(figure.state["readouts"]["needle"] - res["methods"][method]["weight"][0, i]) < 1e-13
-            assert abs(figure.state["readouts"]["gradient"] - res["methods"][method]["gradient"][0, i]) < 1e-13
+            assert abs(figure.state.needle - res["methods"][method]["weight"][0, i]) < 1e-13
+            assert abs(figure.state.gradient - res["methods"][method]["gradient"][0, i]) < 1e-13
 
 
 def test_soft_cap_bounds_every_logit_the_figure_shows(figure):
     for gap in (0.0, 8.0, 20.0):
         figure.update(n=65536, gap=gap, method="soft-cap")
-        assert figure.state["readouts"]["largest logit"] < cx.CAP
+        assert figure.state.largest_logit < cx.CAP
 
 
 def test_explorer_frames_differ_and_say_their_settings():
@@ -231,7 +231,7 @@ def test_explorer_frames_differ_and_say_their_settings():
     for method in cx.METHODS:
         png, alt, readout = exp.frame(method=method, n=4096, gap=5.0)
         assert _subscripts(cx.NAMES[method]) in alt and "n = 4096 keys" in alt and "Δ = 5" in readout.lead
-        assert readout.row("", "needle weight").draw == exp.figure.state["readouts"]["needle"]
+        assert readout.row("", "needle weight").draw == exp.figure.state.needle
         seen.add(png)
     assert len(seen) == len(cx.METHODS)
 

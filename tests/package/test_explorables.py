@@ -57,9 +57,9 @@ def test_attention_update_matches_numerics(attention_fig):
     edges[0], edges[-1] = 0, np.inf
     np.testing.assert_allclose(fig.pred_s.get_data().values, 2 * np.diff(normal_cdf(edges, 1.5**2)))
     assert fig.pred_u.get_data().values.sum() == pytest.approx(1.0)
-    r = fig.state["readouts"]["scaled"]
-    assert r["max weight"] == pytest.approx(p_s.max())
-    assert r["entropy"] == pytest.approx(float(entropy(p_s)))
+    r = fig.state.draw.scaled
+    assert r.max_weight == pytest.approx(p_s.max())
+    assert r.entropy == pytest.approx(float(entropy(p_s)))
 
 
 def test_same_seed_same_vectors_for_every_dimension(attention_fig):
@@ -77,8 +77,10 @@ def test_same_seed_same_vectors_for_every_dimension(attention_fig):
 @pytest.mark.parametrize("n_keys", [2, MAX_KEYS])
 def test_attention_extremes_are_finite(attention_fig, d_k, magnitude, n_keys):
     attention_fig.update(d_k=d_k, magnitude=magnitude, n_keys=n_keys, seed=0)
-    for key in ("p_unscaled", "p_scaled", "hist_unscaled", "hist_scaled", "pred_unscaled", "pred_scaled"):
-        assert np.isfinite(attention_fig.state[key]).all(), key
+    st = attention_fig.state
+    for key, values in (("weights", st.weights), ("histogram", st.histogram), ("predicted", st.predicted)):
+        for curve, x in values.items():
+            assert np.isfinite(x).all(), (key, curve)
     for artist in (attention_fig.bars_u, attention_fig.hist_s, attention_fig.pred_u):
         assert np.isfinite(artist.get_data().values).all()
     frame = attention_fig.render()
@@ -315,12 +317,12 @@ def test_live_widget_redraws_on_slider_change():
     image, readout = _shown(box)
     assert image.value != before_img and readout.value != before_text
     assert background.value == before_bg  # sent once
-    assert exp.figure.state["params"]["d_k"] == 1024
+    assert exp.figure.state.d_k == 1024
     from attention_scaling.explorables import cached_layer_png
     # the layer of the new state
     assert image.value == (cached_layer_png(exp.figure) if _caches() else exp.figure.live_layer_png())
     sliders["number of keys $n$ (keys)"].value = 5
-    assert len(exp.figure.state["p_scaled"]) == 5
+    assert len(exp.figure.state.weights.scaled) == 5
 
 
 @pytest.mark.parametrize("make", [attention_explorer, scale_explorer, normalization_explorer, context_explorer])
@@ -381,7 +383,7 @@ def test_live_normalization_choice_is_radio_buttons_in_words():
     gain = next(c for c in box.children if isinstance(c, w.FloatLogSlider) and "gain" in c.description)
     radios[0].value = "qk-l2"
     gain.value = 32.0
-    assert exp.figure.state["params"]["mode"] == "qk-l2" and exp.figure.state["params"]["gain"] == 32.0
+    assert exp.figure.state.mode == "qk-l2" and exp.figure.state.gain == 32.0
     readout = _shown(box)[1].value
     assert "QK-norm, at magnitude m = 1.00, gain g = 32." in readout
 
@@ -434,14 +436,14 @@ from attention_scaling.numerics import (  # noqa: E402
     shared_draw,
 )
 
-MEASURES = ("max weight", "entropy", "largest P(1-P)")
+MEASURES = ("max_weight", "entropy", "largest_gradient")
 
 
 def direct_means(Q, K, divide):
     """Means of the three measures over the rows, from the vectors themselves (no prefix sums)."""
     p = softmax(np.einsum("id,ijd->ij", Q, K) / divide)
-    per_row = {"max weight": p.max(axis=1), "entropy": entropy(p),
-               "largest P(1-P)": (p * (1 - p)).max(axis=1)}
+    per_row = {"max_weight": p.max(axis=1), "entropy": entropy(p),
+               "largest_gradient": (p * (1 - p)).max(axis=1)}
     return {name: float(np.mean(x)) for name, x in per_row.items()}
 
 
@@ -507,12 +509,12 @@ def test_explorers_with_the_same_setup_show_the_same_draw(attention_fig, seed):
         norm.update(magnitude=m, mode="scaled")
         a, b = attention_fig.state, norm.state
         exact = softmax((m * k) @ (m * q) / np.sqrt(d_k))
-        np.testing.assert_allclose(a["p_scaled"], exact, rtol=1e-12, atol=1e-300)
-        np.testing.assert_allclose(b["p"], exact, rtol=1e-12, atol=1e-300)
+        np.testing.assert_allclose(a.weights.scaled, exact, rtol=1e-12, atol=1e-300)
+        np.testing.assert_allclose(b.weights, exact, rtol=1e-12, atol=1e-300)
         for name in MEASURES:
-            assert f"{a['readouts']['scaled'][name]:.4f}" == f"{b['readouts'][name]:.4f}"
-            assert a["expectation"]["scaled"][name].mean == pytest.approx(b["expectation"][name].mean, rel=1e-12)
-        assert a["n_queries"] == b["n_queries"] == ENSEMBLE_QUERIES
+            assert f"{getattr(a.draw.scaled, name):.4f}" == f"{getattr(b.draw, name):.4f}"
+            assert getattr(a.mean.scaled, name).mean == pytest.approx(getattr(b.mean, name).mean, rel=1e-12)
+        assert a.n_queries == b.n_queries == ENSEMBLE_QUERIES
         scaled = _describe_attention(attention_fig.state).groups[1]
         same = _describe_normalization(norm.state).groups[0]
         assert scaled.caption.startswith("Scaled by")
@@ -538,9 +540,9 @@ def test_attention_means_come_from_the_ensemble_vectors(attention_fig):
         Q, K = query_ensemble(d_k, n, seed=2, magnitude=m)
         for name, divide in (("unscaled", 1.0), ("scaled", np.sqrt(d_k))):
             want = direct_means(Q, K, divide)
-            got = attention_fig.state["expectation"][name]
+            got = getattr(attention_fig.state.mean, name)
             for measure in MEASURES:
-                assert got[measure].mean == pytest.approx(want[measure], rel=1e-9, abs=1e-12)
+                assert getattr(got, measure).mean == pytest.approx(want[measure], rel=1e-9, abs=1e-12)
 
 
 def test_normalization_means_come_from_the_ensemble_vectors():
@@ -553,7 +555,7 @@ def test_normalization_means_come_from_the_ensemble_vectors():
             fig.update(magnitude=m, mode=mode)
             p = np.array([softmax(attention_scores(m * Q[i:i + 1], m * K[i], mode=mode, gain=fig.gain)[0])
                           for i in range(len(Q))])
-            assert fig.state["expectation"]["max weight"].mean == pytest.approx(p.max(axis=1).mean(), rel=1e-12)
+            assert fig.state.mean.max_weight.mean == pytest.approx(p.max(axis=1).mean(), rel=1e-12)
             line = fig.mean_w[1]
             assert line.get_ydata()[0] == pytest.approx(p.max(axis=1).mean(), rel=1e-12)
 
@@ -564,7 +566,7 @@ def test_scale_means_include_the_draw_shown():
     np.testing.assert_array_equal(fig.z_draws, np.random.default_rng(3).standard_normal((ENSEMBLE_QUERIES, 8)))
     fig.update(scale=2.0)
     p = softmax(2.0 * fig.z_draws)
-    assert fig.state["expectation"]["max weight"].mean == pytest.approx(p.max(axis=1).mean(), rel=1e-12)
+    assert fig.state.mean.max_weight.mean == pytest.approx(p.max(axis=1).mean(), rel=1e-12)
     assert fig.mean_p[1].get_ydata()[0] == pytest.approx(p.max(axis=1).mean(), rel=1e-12)
 
 
@@ -589,7 +591,7 @@ def test_every_single_draw_readout_sits_beside_its_mean(make, points):
         for text in (alt, readout.text):
             assert "one draw" in text.lower() and "± one standard error" in text
             assert re.search(rf"Each mean is over {ENSEMBLE_QUERIES} (queries|draws)", text)
-            seed = state["params"].get("seed", None)
+            seed = state.seed
             if seed is not None:
                 assert f"seed {seed}" in text
             # every number of the draw sits beside its mean, in the alt text and the readout alike
@@ -621,10 +623,8 @@ def test_exercises_3_3_and_6_1_get_one_answer(attention_fig):
     for i, m in enumerate(ATTENTION_MAGNITUDES):
         attention_fig.update(d_k=64, magnitude=m, n_keys=16, seed=0)
         norm.update(magnitude=m, mode="scaled")
-        for st, draw, mean in ((attention_fig.state, attention_fig.state["readouts"]["scaled"]["max weight"],
-                                attention_fig.state["expectation"]["scaled"]["max weight"].mean),
-                               (norm.state, norm.state["readouts"]["max weight"],
-                                norm.state["expectation"]["max weight"].mean)):
+        for draw, mean in ((attention_fig.state.draw.scaled.max_weight, attention_fig.state.mean.scaled.max_weight.mean),
+                           (norm.state.draw.max_weight, norm.state.mean.max_weight.mean)):
             assert draw == pytest.approx(answer["draw"][i], rel=1e-12)
             assert mean == pytest.approx(answer["mean"][i].mean, rel=1e-12)
     firsts = [m for m, x in zip(ATTENTION_MAGNITUDES, answer["draw"]) if x > 0.9]
@@ -805,16 +805,14 @@ def test_cached_frames_are_the_kernel_paths_frames(make):
         drawn_before = i in kernel.fresh  # (the default's view, drawn for the display)
         kernel.slider.index = i
         if not drawn_before:
-            assert stepped.figure.state["params"][fast] == pytest.approx(cache.positions[i], rel=1e-12)
+            assert getattr(stepped.figure.state, fast) == pytest.approx(cache.positions[i], rel=1e-12)
         image, readout = _shown(kernel.box)
         assert kernel.tab.selected_index in (i, kernel.n, kernel.n + 1)
         cached_image, cached_readout = cache.views[i].children
         assert cached_readout.value == readout.value, f"position {i}"
         assert "nan" not in cached_readout.value.lower()
         assert np.array_equal(_pixels(cached_image.value), _pixels(image.value)), f"position {i}"
-        for value in stepped.figure.state["readouts"].values():
-            numbers = list(value.values()) if isinstance(value, dict) else [value]
-            assert np.all(np.isfinite(np.asarray(numbers, float)))
+        assert np.all(np.isfinite(stepped.figure.state.values()))
 
 
 def test_nothing_is_linked_before_the_row_is_full():
@@ -870,7 +868,7 @@ def test_the_row_refills_after_another_control_changes(other, value):
     control.value = value
     assert not cache.linked and "asb-live-cached" not in cache.frame._dom_classes
     shown = _shown(box)[1].value
-    assert exp.figure.state["params"][other] == value
+    assert getattr(exp.figure.state, other) == value
     from attention_scaling.explorables.live import _readout_html
 
     assert shown == _readout_html(exp.describe(exp.figure.state))  # the live table of the new state

@@ -106,7 +106,7 @@ def test_normalization_figure_follows_the_modes():
     for mode in fig.MODES:
         for m in (0.1, 10.0):
             fig.update(magnitude=m, mode=mode)
-            p = fig.state["p"]
+            p = fig.state.weights
             np.testing.assert_allclose(fig.bars.get_data().values[0::2], p)
             assert fig.marker.get_data()[1][0] == pytest.approx(p.max())
             assert np.isfinite(p).all()

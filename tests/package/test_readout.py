@@ -61,9 +61,9 @@ POINTS = {
     context_explorer: [{"method": m, "n": n, "gap": g} for m in ("plain", "zero-logit")
                        for n, g in ((16, 10.0), (1024, 6.0), (65536, 0.0))],
 }
-STATE = {  # the state's numbers behind each row: (readouts key, expectation key)
-    "largest weight": "max weight", "entropy": "entropy", "largest P(1−P)": "largest P(1-P)",
-    "norm of the Jacobian ‖J‖₂": "norm of J",
+STATE = {  # the state's measure behind each row
+    "largest weight": "max_weight", "entropy": "entropy", "largest P(1−P)": "largest_gradient",
+    "norm of the Jacobian ‖J‖₂": "jacobian_norm",
 }
 
 
@@ -91,23 +91,23 @@ def test_table_rows_and_cells_are_the_states_numbers(make):
             cells = [[td.get_text() for td in tr.select("td")] for tr in table.select("tbody tr")]
             if make is context_explorer:
                 assert heads == ["measure", "this draw"]
-                r = state["readouts"]
-                expected = [r["needle"], r["P(1-P)"], r["gradient"], r["top distractor"], r["others"] - r["sink"],
-                            r["sink"] if point["method"] == "zero-logit" else None]
+                r = state
+                expected = [r.needle, r.spread, r.gradient, r.top_distractor, r.others - r.sink,
+                            r.sink if point["method"] == "zero-logit" else None]
                 for (cell,), x in zip(cells, expected):
                     assert cell == "none" if x is None else check_number(cell, x) is None
                 continue
             assert heads == ["measure", "this draw", "mean ± s.e."]
             name = {"Unscaled": "unscaled", "Scaled by 1/√dₖ": "scaled"}.get(group.caption)
-            draws = state["readouts"][name] if name else state["readouts"]
-            means = state["expectation"][name] if name else state["expectation"]
+            draws = getattr(state.draw, name) if name else state.draw
+            means = getattr(state.mean, name) if name else state.mean
             assert len(cells) == len(labels) >= 3
             gaps = {r.label: r.complement for r in group.rows}  # 1 − x from the other weights
             for label, (draw, mean) in zip(labels, cells):
                 if gaps[label] is not None:
-                    assert abs(gaps[label] - (1 - draws[STATE[label]])) < 1e-15
-                check_number(draw, draws[STATE[label]], gaps[label])
-                check_mean(mean, means[STATE[label]])
+                    assert abs(gaps[label] - (1 - getattr(draws, STATE[label]))) < 1e-15
+                check_number(draw, getattr(draws, STATE[label]), gaps[label])
+                check_mean(mean, getattr(means, STATE[label]))
         # the footnote says once what every mean and ± is; the alt text names the numbers
         if readout.has_means:
             assert soup.select_one(".asb-foot").get_text().startswith("Each mean is over 200 ")
@@ -194,9 +194,8 @@ def test_every_small_value_keeps_two_significant_figures():
     figure = explorer.make_figure()
     for method in ("plain", "soft-cap"):
         figure.update(n=65536, gap=6.0, method=method)
-        state = figure.state["readouts"]
         rows = {r.label: r.cells(False)[0] for g in explorer.describe(figure.state).groups for r in g.rows}
-        needle = state["needle"]
+        needle = figure.state.needle
         assert needle < 0.01 and rows["needle weight"] == f"{needle:.2g}", method
         for label, cell in rows.items():
             value = float(cell) if cell.replace(".", "", 1).replace("e-", "", 1).isdigit() else None

@@ -327,109 +327,181 @@ def _is_cell(node) -> bool:
         and node.get("cell_index") is not None
 
 
-def _block(ctx, node) -> str:
+def _math_block(ctx, node) -> str:
+    tex = node.astext().strip("\n")
+    number = ""
+    if node.get("number") is not None and node.get("ids"):
+        number = (_number(ctx, "displaymath", node["ids"][0]) if ctx.math_numfig else "") \
+            or str(node["number"])
+    if number and not node.get("nowrap"):
+        tex += f"\n\\tag{{{number}}}"
+    return f"$$\n{tex}\n$$"
+
+
+def _literal_block(ctx, node) -> str:
+    lang = node.get("language", "")
+    lang = "" if lang in ("default", "none", "text") else lang
+    return f"```{lang}\n{node.astext()}\n```"
+
+
+def _list(ctx, node) -> str:
     from docutils import nodes
 
-    name = type(node).__name__
+    items = []
+    for i, item in enumerate(node.children, start=int(node.get("start", 1))):
+        marker = "- " if isinstance(node, nodes.bullet_list) else f"{i}. "
+        body = "\n\n".join(_blocks_text(ctx, item.children))
+        items.append(_indent(body, " " * len(marker), marker))
+    loose = any(len(item.children) > 1 for item in node.children)
+    return ("\n\n" if loose else "\n").join(items)
+
+
+def _table_or_blocks(ctx, node) -> str:
+    try:
+        return _table(ctx, node)
+    except _NotSimple:
+        return _children(ctx, node)
+
+
+def _theorem(ctx, node) -> str:
+    kind = node.get("countertype") or node.get("realtype") or "theorem"
+    number = _number(ctx, kind, (node.get("ids") or [""])[0])
+    label = f"{(node.get('realtype') or kind).title()} {number}".strip()
+    return _titled(ctx, node, kind, label)
+
+
+def _proof(ctx, node) -> str:
+    from docutils import nodes
+
+    inner = node.children[0] if len(node.children) == 1 and isinstance(node.children[0], nodes.admonition) \
+        else node
+    body = re.sub(r"^Proof\. ?", "*Proof.* ", _children(ctx, inner))
+    return _quote(body)
+
+
+def _exercise(ctx, node) -> str:
+    number = _number(ctx, "exercise", node.get("label", ""))
+    return _titled(ctx, node, "exercise", f"Exercise {number}".strip())
+
+
+def _solution(ctx, node) -> str:
+    from docutils import nodes
+
+    body = "\n\n".join(_blocks_text(ctx, [c for c in node.children if not isinstance(c, nodes.title)]))
+    return f"<details><summary>Solution</summary>\n\n{body}\n\n</details>"
+
+
+def _dropdown(ctx, node) -> str:
+    from docutils import nodes
+
+    title = next((c for c in node.children if type(c).__name__ == "dropdown_title"), None)
+    words = [t.astext() for t in title.findall(nodes.Text) if not isinstance(t.parent, nodes.raw)] \
+        if title is not None else []
+    summary = _escape_html(_one_line("".join(words))) or "Details"
+    body = "\n\n".join(_blocks_text(ctx, [c for c in node.children if c is not title]))
+    return f"<details><summary>{summary}</summary>\n\n{body}\n\n</details>"
+
+
+def _admonition(ctx, node) -> str:
+    from docutils import nodes
+
+    title_node = next((c for c in node.children if isinstance(c, nodes.title)), None)
+    label = _paragraph(ctx, title_node) if title_node is not None else type(node).__name__.replace("_", " ").title()
+    body = "\n\n".join(_blocks_text(ctx, [c for c in node.children if c is not title_node]))
+    return _quote(f"**{label}**\n\n{body}")
+
+
+def _citation(ctx, node) -> str:
+    from docutils import nodes
+
+    label = next((c for c in node.children if isinstance(c, nodes.label)), None)
+    body = " ".join(_blocks_text(ctx, [c for c in node.children if c is not label]))
+    return f"- [{_escape(label.astext())}] {body}" if label is not None else f"- {body}"
+
+
+def _figure(ctx, node) -> str:
+    from docutils import nodes
+
+    alt = node.get("alt") or next((c.astext() for c in node.findall(nodes.caption)), "")
+    return f"*(A figure here on the book's page{': ' + _escape(_one_line(alt)) if alt else ''}.)*"
+
+
+def _raw(ctx, node) -> str:
+    text = node.astext()
+    return "" if node.get("format") != "html" or "<script" in text else text.strip()
+
+
+def _definition_list(ctx, node) -> str:
+    from docutils import nodes
+
+    out = []
+    for item in node.children:
+        term = next(iter(item.findall(nodes.term)), None)
+        definition = next(iter(item.findall(nodes.definition)), None)
+        out.append(f"**{_paragraph(ctx, term)}**" if term is not None else "")
+        if definition is not None:
+            out.append(_indent("\n\n".join(_blocks_text(ctx, definition.children)), "    ", ": "))
+    return "\n\n".join(out)
+
+
+def _children(ctx, node) -> str:
+    return "\n\n".join(_blocks_text(ctx, node.children))
+
+
+def _nothing(ctx, node) -> str:
+    return ""
+
+
+#: Nodes of Sphinx extensions, by class name (sphinx-proof, sphinx-exercise, sphinx-design).
+_BY_NAME = {
+    **dict.fromkeys(("theorem_node", "corollary_node", "lemma_node", "definition_node", "proposition_node",
+                     "remark_node", "example_node", "axiom_node", "conjecture_node", "criterion_node",
+                     "property_node", "observation_node", "assumption_node", "notation_node",
+                     "algorithm_node"), _theorem),
+    "proof_node": _proof, "exercise_enumerable_node": _exercise, "exercise_node": _exercise,
+    "solution_node": _solution, "dropdown_main": _dropdown, "toctree": _nothing, "pending_xref": _nothing,
+}
+
+
+def _by_type():
+    """docutils node classes and their writers, in the order they are tried (first match wins)."""
+    from docutils import nodes
+
+    return (
+        ((nodes.Text,), lambda ctx, node: _escape(_one_line(str(node)))),
+        ((nodes.paragraph,), lambda ctx, node: "" if "asb-needs-kernel" in node.get("classes", [])
+         else _paragraph(ctx, node)),  # "the static page cannot run this": the notebook can
+        ((nodes.math_block,), _math_block),
+        ((nodes.literal_block,), _literal_block),
+        ((nodes.bullet_list, nodes.enumerated_list), _list),
+        ((nodes.table,), _table_or_blocks),
+        ((nodes.title, nodes.caption), lambda ctx, node: f"**{_paragraph(ctx, node)}**"),
+        ((nodes.Admonition, nodes.admonition), _admonition),
+        ((nodes.citation,), _citation),
+        ((nodes.figure, nodes.image), _figure),
+        ((nodes.raw,), _raw),
+        ((nodes.target, nodes.comment, nodes.substitution_definition, nodes.label, nodes.colspec), _nothing),
+        ((nodes.compound,), lambda ctx, node: "" if "toctree-wrapper" in node.get("classes", [])
+         else _children(ctx, node)),
+        ((nodes.block_quote,), lambda ctx, node: _quote(_children(ctx, node))),
+        ((nodes.transition,), lambda ctx, node: "---"),
+        ((nodes.definition_list,), _definition_list),
+        ((nodes.Inline, nodes.TextElement), _paragraph),
+    )
+
+
+def _block(ctx, node) -> str:
+    """One block of the page as Markdown: a code cell's place, or the writer of its node type;
+    containers, sections inside admonitions, glue:md output, anything else: its children."""
     if _is_cell(node):
         return CODE_BELOW
-    if isinstance(node, (nodes.Text,)):
-        return _escape(_one_line(str(node)))
-    if isinstance(node, nodes.paragraph):
-        if "asb-needs-kernel" in node.get("classes", []):
-            return ""  # "the static page cannot run this": the notebook can
-        return _paragraph(ctx, node)
-    if isinstance(node, nodes.math_block):
-        tex = node.astext().strip("\n")
-        number = ""
-        if node.get("number") is not None and node.get("ids"):
-            number = (_number(ctx, "displaymath", node["ids"][0]) if ctx.math_numfig else "") \
-                or str(node["number"])
-        if number and not node.get("nowrap"):
-            tex += f"\n\\tag{{{number}}}"
-        return f"$$\n{tex}\n$$"
-    if isinstance(node, nodes.literal_block):
-        lang = node.get("language", "")
-        lang = "" if lang in ("default", "none", "text") else lang
-        return f"```{lang}\n{node.astext()}\n```"
-    if isinstance(node, (nodes.bullet_list, nodes.enumerated_list)):
-        items = []
-        for i, item in enumerate(node.children, start=int(node.get("start", 1))):
-            marker = "- " if isinstance(node, nodes.bullet_list) else f"{i}. "
-            body = "\n\n".join(_blocks_text(ctx, item.children))
-            items.append(_indent(body, " " * len(marker), marker))
-        loose = any(len(item.children) > 1 for item in node.children)
-        return ("\n\n" if loose else "\n").join(items)
-    if isinstance(node, nodes.table):
-        try:
-            return _table(ctx, node)
-        except _NotSimple:
-            return "\n\n".join(_blocks_text(ctx, node.children))
-    if isinstance(node, (nodes.title, nodes.caption)):
-        return f"**{_paragraph(ctx, node)}**"
-    if name in ("theorem_node", "corollary_node", "lemma_node", "definition_node", "proposition_node",
-                "remark_node", "example_node", "axiom_node", "conjecture_node", "criterion_node",
-                "property_node", "observation_node", "assumption_node", "notation_node", "algorithm_node"):
-        kind = node.get("countertype") or node.get("realtype") or "theorem"
-        number = _number(ctx, kind, (node.get("ids") or [""])[0])
-        label = f"{(node.get('realtype') or kind).title()} {number}".strip()
-        return _titled(ctx, node, kind, label)
-    if name == "proof_node":
-        inner = node.children[0] if len(node.children) == 1 and isinstance(node.children[0], nodes.admonition) \
-            else node
-        body = "\n\n".join(_blocks_text(ctx, inner.children))
-        body = re.sub(r"^Proof\. ?", "*Proof.* ", body)
-        return _quote(body)
-    if name in ("exercise_enumerable_node", "exercise_node"):
-        number = _number(ctx, "exercise", node.get("label", ""))
-        return _titled(ctx, node, "exercise", f"Exercise {number}".strip())
-    if name == "solution_node":
-        body = "\n\n".join(_blocks_text(ctx, [c for c in node.children if not isinstance(c, nodes.title)]))
-        return f"<details><summary>Solution</summary>\n\n{body}\n\n</details>"
-    if name == "dropdown_main":
-        title = next((c for c in node.children if type(c).__name__ == "dropdown_title"), None)
-        words = [t.astext() for t in title.findall(nodes.Text) if not isinstance(t.parent, nodes.raw)] \
-            if title is not None else []
-        summary = _escape_html(_one_line("".join(words))) or "Details"
-        body = "\n\n".join(_blocks_text(ctx, [c for c in node.children if c is not title]))
-        return f"<details><summary>{summary}</summary>\n\n{body}\n\n</details>"
-    if isinstance(node, nodes.admonition) or isinstance(node, nodes.Admonition):
-        title_node = next((c for c in node.children if isinstance(c, nodes.title)), None)
-        label = _paragraph(ctx, title_node) if title_node is not None else name.replace("_", " ").title()
-        body = "\n\n".join(_blocks_text(ctx, [c for c in node.children if c is not title_node]))
-        return _quote(f"**{label}**\n\n{body}")
-    if isinstance(node, nodes.citation):
-        label = next((c for c in node.children if isinstance(c, nodes.label)), None)
-        body = " ".join(_blocks_text(ctx, [c for c in node.children if c is not label]))
-        return f"- [{_escape(label.astext())}] {body}" if label is not None else f"- {body}"
-    if isinstance(node, (nodes.figure, nodes.image)):
-        alt = node.get("alt") or next((c.astext() for c in node.findall(nodes.caption)), "")
-        return f"*(A figure here on the book's page{': ' + _escape(_one_line(alt)) if alt else ''}.)*"
-    if isinstance(node, nodes.raw):
-        text = node.astext()
-        return "" if node.get("format") != "html" or "<script" in text else text.strip()
-    if isinstance(node, (nodes.target, nodes.comment, nodes.substitution_definition, nodes.label,
-                         nodes.colspec)) or name in ("toctree", "pending_xref"):
-        return ""
-    if isinstance(node, nodes.compound) and "toctree-wrapper" in node.get("classes", []):
-        return ""
-    if isinstance(node, nodes.block_quote):
-        return _quote("\n\n".join(_blocks_text(ctx, node.children)))
-    if isinstance(node, nodes.transition):
-        return "---"
-    if isinstance(node, (nodes.definition_list,)):
-        out = []
-        for item in node.children:
-            term = next(iter(item.findall(nodes.term)), None)
-            definition = next(iter(item.findall(nodes.definition)), None)
-            out.append(f"**{_paragraph(ctx, term)}**" if term is not None else "")
-            if definition is not None:
-                out.append(_indent("\n\n".join(_blocks_text(ctx, definition.children)), "    ", ": "))
-        return "\n\n".join(out)
-    if isinstance(node, (nodes.Inline, nodes.TextElement)):
-        return _paragraph(ctx, node)
-    # containers, sections inside admonitions, glue:md output, anything else: its children
-    return "\n\n".join(_blocks_text(ctx, node.children))
+    by_name = _BY_NAME.get(type(node).__name__)
+    if by_name is not None:
+        return by_name(ctx, node)
+    for kinds, write in _by_type():
+        if isinstance(node, kinds):
+            return write(ctx, node)
+    return _children(ctx, node)
 
 
 def _escape_html(text: str) -> str:
@@ -487,6 +559,111 @@ def _first_line(node) -> int | None:
     return None
 
 
+class _NotebookWriter:
+    """Walks a chapter's doctree in reading order: prose becomes Markdown cells, each code
+    cell comes from the source notebook where the page shows it, and the cells the page
+    removes come in before the first block that follows them in the source."""
+
+    def __init__(self, ctx, source_nb):
+        self.ctx = ctx
+        self.cells_in = source_nb.cells
+        self.lines = list(source_nb.metadata.get("source_map") or [])
+        self.code_cells = [i for i, c in enumerate(self.cells_in) if c.cell_type == "code"]
+        self.done: set[int] = set()
+        self.out: list = []
+        self.prose: list[str] = []
+        self.counter = 0
+
+    def flush_prose(self) -> None:
+        import nbformat
+
+        text = "\n\n".join(p for p in self.prose if p.strip()).strip()
+        self.prose.clear()
+        if text:
+            cell = nbformat.v4.new_markdown_cell(source=text)
+            cell["id"] = f"md-{len(self.out) + 1}"
+            self.out.append(cell)
+
+    def emit_code(self, index: int, collapse: bool = False) -> None:
+        self.flush_prose()
+        if not any(c.cell_type == "code" for c in self.out):
+            self.out.append(_install_cell())
+        self.counter += 1
+        cell = _code_cell(self.cells_in[index], self.counter)
+        if collapse:
+            cell.metadata["jupyter"] = {"outputs_hidden": True, "source_hidden": True}
+        self.out.append(cell)
+        self.done.add(index)
+
+    def catch_up(self, line: int | None = None, index: int | None = None) -> None:
+        """Code cells the page left out that come before this line or cell index."""
+        lines = self.lines
+        for i in self.code_cells:
+            if i in self.done:
+                continue
+            if (index is not None and i < index) or (line is not None and lines and i < len(lines)
+                                                    and lines[i] < line):
+                self.emit_code(i)
+
+    def walk(self, node, level: int) -> None:
+        from docutils import nodes
+
+        for child in node.children:
+            if _is_cell(child):
+                self.catch_up(index=child["cell_index"])
+                self.emit_code(child["cell_index"])
+            elif type(child).__name__ == "HideCodeCellNode":
+                self.walk(child, level)
+            elif type(child).__name__ == "deeper":  # a fold of the page (folds.py): its cells stay in order
+                from .folds import DEEPER_LABEL
+
+                self.flush_prose()
+                self.prose.append(f"**{_escape(child.get('lead', DEEPER_LABEL) + child['title'])}**")
+                self.walk(child, level)
+            else:
+                self._block_or_section(node, child, level, nodes)
+
+    def _block_or_section(self, parent, child, level: int, nodes) -> None:
+        inner = sorted(c["cell_index"] for c in child.findall(_is_cell)) \
+            if isinstance(child, nodes.Element) and not isinstance(child, nodes.section) else []
+        if inner:
+            self.catch_up(index=inner[0])
+        else:
+            line = _first_line(child) if isinstance(child, nodes.Element) else None
+            if line is not None:
+                self.catch_up(line=line)
+        if isinstance(child, nodes.section):
+            self.flush_prose()
+            self.walk(child, level + 1)
+            return
+        if isinstance(child, nodes.title) and isinstance(parent, (nodes.section, nodes.document)):
+            self.flush_prose()
+            self.prose.append("#" * max(1, level) + " " + _paragraph(self.ctx, child))
+            return
+        text = _block(self.ctx, child)
+        if text:
+            self.prose.append(text)
+        for index in inner:  # code inside a solution: after it, collapsed
+            self.catch_up(index=index)
+            self.emit_code(index, collapse=True)
+
+    def cells(self, doctree) -> list:
+        self.walk(doctree, 0)
+        self.catch_up(index=len(self.cells_in))
+        self.flush_prose()
+        if not any(c.cell_type == "code" for c in self.out):
+            self.out.insert(1 if self.out else 0, _install_cell())
+        return self.out
+
+
+def _install_cell():
+    import nbformat
+
+    install = nbformat.v4.new_code_cell(source=install_cell(), metadata={"tags": [INSTALL_TAG]})
+    install["id"] = "install-package"
+    return install
+
+
 def build_notebook(doctree, docname: str, source_nb, *, fignumbers=None, link=None, math_numfig=True,
                    title: str = ""):
     """The notebook for one chapter: its resolved ``doctree`` (docutils document),
@@ -494,98 +671,13 @@ def build_notebook(doctree, docname: str, source_nb, *, fignumbers=None, link=No
     (with ``metadata.source_map``, the first line of each cell), which supplies every code
     cell, the ones the page removes included."""
     import nbformat
-    from docutils import nodes
 
     if not is_chapter(docname):
         raise ValueError(f"docname must be a chapter, book/X, got {docname!r}")
     if link is None:
         link = sibling_link(docname)
     ctx = _Context(docname, fignumbers or {}, link, math_numfig)
-    cells_in = source_nb.cells
-    lines = list(source_nb.metadata.get("source_map") or [])
-    code_cells = [i for i, c in enumerate(cells_in) if c.cell_type == "code"]
-    done: set[int] = set()
-    out: list = []
-    prose: list[str] = []
-    counter = [0]
-
-    def flush_prose():
-        text = "\n\n".join(p for p in prose if p.strip()).strip()
-        prose.clear()
-        if text:
-            cell = nbformat.v4.new_markdown_cell(source=text)
-            cell["id"] = f"md-{len(out) + 1}"
-            out.append(cell)
-
-    def emit_code(index: int, collapse: bool = False):
-        flush_prose()
-        if not out or not any(c.cell_type == "code" for c in out):
-            install = nbformat.v4.new_code_cell(source=install_cell(), metadata={"tags": [INSTALL_TAG]})
-            install["id"] = "install-package"
-            out.append(install)
-        counter[0] += 1
-        cell = _code_cell(cells_in[index], counter[0])
-        if collapse:
-            cell.metadata["jupyter"] = {"outputs_hidden": True, "source_hidden": True}
-        out.append(cell)
-        done.add(index)
-
-    def catch_up(line: int | None = None, index: int | None = None):
-        """Code cells the page left out that come before this line or cell index."""
-        for i in code_cells:
-            if i in done:
-                continue
-            if (index is not None and i < index) or (line is not None and lines and i < len(lines)
-                                                    and lines[i] < line):
-                emit_code(i)
-
-    def walk(node, level: int):
-        for child in node.children:
-            if _is_cell(child):
-                catch_up(index=child["cell_index"])
-                emit_code(child["cell_index"])
-                continue
-            if type(child).__name__ == "HideCodeCellNode":
-                walk(child, level)
-                continue
-            if type(child).__name__ == "deeper":  # a fold of the page (folds.py): its cells stay in order
-                flush_prose()
-                from .folds import DEEPER_LABEL
-
-                prose.append(f"**{_escape(child.get('lead', DEEPER_LABEL) + child['title'])}**")
-                walk(child, level)
-                continue
-            inner = sorted(c["cell_index"] for c in child.findall(_is_cell)) \
-                if isinstance(child, nodes.Element) and not isinstance(child, nodes.section) else []
-            if inner:
-                catch_up(index=inner[0])
-            else:
-                line = _first_line(child) if isinstance(child, nodes.Element) else None
-                if line is not None:
-                    catch_up(line=line)
-            if isinstance(child, nodes.section):
-                flush_prose()
-                walk(child, level + 1)
-                continue
-            if isinstance(child, nodes.title) and isinstance(node, (nodes.section, nodes.document)):
-                flush_prose()
-                prose.append("#" * max(1, level) + " " + _paragraph(ctx, child))
-                continue
-            text = _block(ctx, child)
-            if text:
-                prose.append(text)
-            for index in inner:  # code inside a solution: after it, collapsed
-                catch_up(index=index)
-                emit_code(index, collapse=True)
-
-    walk(doctree, 0)
-    catch_up(index=len(cells_in))
-    flush_prose()
-    if not any(c.cell_type == "code" for c in out):
-        install = nbformat.v4.new_code_cell(source=install_cell(), metadata={"tags": [INSTALL_TAG]})
-        install["id"] = "install-package"
-        out.insert(1 if out else 0, install)
-    nb = nbformat.v4.new_notebook(cells=out)
+    nb = nbformat.v4.new_notebook(cells=_NotebookWriter(ctx, source_nb).cells(doctree))
     nb.metadata = {
         "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
         "language_info": {"name": "python"},

@@ -398,6 +398,12 @@ def _h1(title: str, anchor: str) -> str:
     return f'<h1 id="{anchor}">{html.escape(title)}</h1>'
 
 
+def _block_html(slug: str, body: str, cls: str = "") -> str:
+    """A block of the session's plan (:data:`attention_scaling.lesson.SESSION`): its heading
+    says its number, title and minutes; its anchor is its slug."""
+    return _section_html(lesson.SESSION.heading(slug), slug, body, cls)
+
+
 def _section_html(title, anchor, body, cls="") -> str:
     return f'<section class="ho-part {cls}">{_h1(title, anchor)}{body}</section>'
 
@@ -406,11 +412,8 @@ HOOK = ("A row of attention weights is P = (0.001, 0.998, 0.001): the model puts
         "attention on the second key. If the model is wrong about this row, how much can it learn "
         "from its mistake?")
 
-LABS = (
-    ("lab-derive-it-with-sympy", "Lab: derive it with SymPy (60–85 min)"),
-    ("lab-break-the-softmax", "Lab: break the softmax (85–105 min)"),
-    ("lab-turn-on-qk-norm", "Lab: turn on QK-norm (105–120 min)"),
-)
+#: The workshop's labs (name, title with its times), from the lesson plan.
+LABS = tuple((b.slug, f"{b.title} ({b.times})") for b in lesson.WORKSHOP.blocks if b.slug.startswith("lab-"))
 
 
 #: The heading over the strips that answer a prediction: they come after it, never beside it.
@@ -458,38 +461,26 @@ def _worksheet_table() -> str:
             f"<th>Your prediction</th><th>What you saw</th></tr></thead><tbody>{rows}</tbody></table>")
 
 
-def _parts(site: Path, session: str, instructor: bool) -> list[str]:
-    key: list = []
-    B, T = "book/", "book/teach-with-this-book.html"
-    parts = []
-    if instructor:
-        plan = _children(site, T, "plan-a-50-minute-session", True, key, "plan")
-        body = (f"<h2>Plan a 50-minute session</h2>{plan}"
-                + _sections(site, T, ["slider-settings-in-order", "misconceptions-to-expect",
-                                      "discussion-questions"], True, key, "plan"))
-        if session == "workshop-2h":
-            body += _sections(site, T, ["run-a-2-hour-workshop"], True, key, "plan")
-        body = body.replace("<h3", "<h2").replace("</h3>", "</h2>")
-        parts.append(_section_html("For the instructor: the plan", "plan", body))
-    hook = (f'<div class="ho-box ho-hook"><p><b>Hook.</b> {html.escape(HOOK)}</p></div>'
-            + _write_space("Your guess, and why") + "<h2>Notation</h2>"
-            + _children(site, B + "intro.html", "notation", instructor, key, "notation",
-                        drop=["div.pst-scrollable-table-container ~ p"]))  # how the book writes errors
-    parts.append(_section_html("1. The hook (0–5 min)", "hook", hook))
-    derive = _sections(site, B + "derive-the-softmax-gradient.html",
-                       ["define-the-softmax", "rebuild-the-proof-line-by-line"], instructor, key, "derive",
-                       drop=["details.sd-dropdown"])  # the table of checks repeats the proof's lines
-    parts.append(_section_html("2. Derive the gradient (5–15 min)", "derive", derive))
-    curve = _sections(site, B + "derive-the-softmax-gradient.html", ["put-numbers-on-it", "turn-up-the-scale"],
-                      instructor, key, "curve")
-    curve = _predict_first(curve, PANELS_PREDICTION)
-    parts.append(_section_html("3. Read the curve (15–20 min)", "curve", curve))
-    why = _sections(site, B + "scale-the-scores.html",
-                    ["compute-the-variance-of-a-dot-product", "confirm-it-by-simulation"], instructor, key, "why")
-    parts.append(_section_html("4. Why √dₖ (20–30 min)", "why", why))
+B, T = "book/", "book/teach-with-this-book.html"
+
+
+def _plan_part(site: Path, session: str, key: list) -> str:
+    """For the instructor: the plan, the slider settings, misconceptions and discussion questions."""
+    plan = _children(site, T, "plan-a-50-minute-session", True, key, "plan")
+    body = (f"<h2>Plan a 50-minute session</h2>{plan}"
+            + _sections(site, T, ["slider-settings-in-order", "misconceptions-to-expect",
+                                  "discussion-questions"], True, key, "plan"))
+    if session == "workshop-2h":
+        body += _sections(site, T, ["run-a-2-hour-workshop"], True, key, "plan")
+    body = body.replace("<h3", "<h2").replace("</h3>", "</h2>")
+    return _section_html("For the instructor: the plan", "plan", body)
+
+
+def _predict_part(site: Path, instructor: bool, key: list) -> str:
+    """The worksheet, then the chapter's explorer section without its "things to try" (the
+    list, or the fold of this draw's numbers under a summary of what they show: the
+    worksheet asks what the class should see)."""
     explore, _path = _section(site, B + "scale-the-scores.html", "explore-dk-and-the-vector-magnitude")
-    # the "things to try" (a list, or the fold of this draw's numbers under a summary of what they
-    # show) tell what the class should see: the worksheet asks it
     for child in list(explore.find_all(recursive=False)):
         summary = child.find("summary") if child.name == "details" else None
         if (child.name in ("h2", "ol")
@@ -502,32 +493,56 @@ def _parts(site: Path, session: str, instructor: bool) -> list[str]:
                + _worksheet_table()
                + _write_space("In one sentence: what did dividing by √dₖ fix, and what did it not fix?")
                + f"<h2>{AFTER} the explorer at each step</h2>" + explore)
-    parts.append(_section_html("5. Predict, then move the slider (30–42 min)", "predict", predict))
+    return _block_html("predict", predict)
+
+
+def _lab_part(site: Path, n: int, lab: str, title: str, instructor: bool, key: list) -> str:
+    """A lab of the 2-hour workshop: its introduction and its tasks (its hidden cells are its
+    checks and its worked answers: output included)."""
+    name = f"notebooks/{lab}.html"
+    page = _page(str(site), name)
+    top = page.soup.select_one("article.bd-article > section")
+    intro = _soup("".join(str(c) for c in top.find_all(recursive=False) if c.name not in ("h1", "section")))
+    hidden = ["div.cell.tag_hide-input"]
+    intro = _clean(_soup(f"<section>{intro.decode()}</section>").section, page.path, instructor,
+                   key, title, drop=hidden).decode_contents()
+    tasks = "".join(
+        _sections(site, name, [s["id"]], instructor, key, title, drop=hidden)
+        + (_write_space("Your answers", tall=True) if s["id"] == "check-yourself" else "")
+        for s in top.find_all("section", recursive=False))
+    return _section_html(f"{n}. {title}", lab, intro + tasks, "ho-lab")
+
+
+def _parts(site: Path, session: str, instructor: bool) -> list[str]:
+    key: list = []
+    parts = [_plan_part(site, session, key)] if instructor else []
+    hook = (f'<div class="ho-box ho-hook"><p><b>Hook.</b> {html.escape(HOOK)}</p></div>'
+            + _write_space("Your guess, and why") + "<h2>Notation</h2>"
+            + _children(site, B + "intro.html", "notation", instructor, key, "notation",
+                        drop=["div.pst-scrollable-table-container ~ p"]))  # how the book writes errors
+    parts.append(_block_html("hook", hook))
+    derive = _sections(site, B + "derive-the-softmax-gradient.html",
+                       ["define-the-softmax", "rebuild-the-proof-line-by-line"], instructor, key, "derive",
+                       drop=["details.sd-dropdown"])  # the table of checks repeats the proof's lines
+    parts.append(_block_html("derive", derive))
+    curve = _sections(site, B + "derive-the-softmax-gradient.html", ["put-numbers-on-it", "turn-up-the-scale"],
+                      instructor, key, "curve")
+    parts.append(_block_html("curve", _predict_first(curve, PANELS_PREDICTION)))
+    why = _sections(site, B + "scale-the-scores.html",
+                    ["compute-the-variance-of-a-dot-product", "confirm-it-by-simulation"], instructor, key, "why")
+    parts.append(_block_html("why", why))
+    parts.append(_predict_part(site, instructor, key))
     parts.append(_section_html("5b. Optional: when the vectors grow, normalise them", "qk-norm",
                                _qk_norm(site, instructor)))
     discuss = ("<p>Circle one answer to each question, then discuss it with your neighbour.</p>"
                + _children(site, B + "scale-the-scores.html", "check-your-understanding", instructor, key, "quiz",
                            drop=["section > p"]))  # the page's words are about its on-screen feedback
-    parts.append(_section_html("6. Discuss and check yourself (42–48 min)", "discuss", discuss))
+    parts.append(_block_html("discuss", discuss))
     ticket = "".join(f'<p class="ho-q">{i}. {html.escape(q)}</p>' + _write_space("Your answer")
                      for i, q in enumerate(worksheets.EXIT_QUESTIONS, 1))
-    parts.append(_section_html("7. Exit ticket (48–50 min)", "exit-ticket", ticket, "ho-ticket"))
+    parts.append(_block_html("exit-ticket", ticket, "ho-ticket"))
     if session == "workshop-2h":
-        for n, (lab, title) in enumerate(LABS, 8):
-            name = f"notebooks/{lab}.html"
-            page = _page(str(site), name)
-            top = page.soup.select_one("article.bd-article > section")
-            intro = _soup("".join(str(c) for c in top.find_all(recursive=False)
-                                  if c.name not in ("h1", "section")))
-            # a lab's hidden cells are its checks and its worked answers: output included
-            hidden = ["div.cell.tag_hide-input"]
-            intro = _clean(_soup(f"<section>{intro.decode()}</section>").section, page.path, instructor,
-                           key, title, drop=hidden).decode_contents()
-            tasks = "".join(
-                _sections(site, name, [s["id"]], instructor, key, title, drop=hidden)
-                + (_write_space("Your answers", tall=True) if s["id"] == "check-yourself" else "")
-                for s in top.find_all("section", recursive=False))
-            parts.append(_section_html(f"{n}. {title}", lab, intro + tasks, "ho-lab"))
+        parts += [_lab_part(site, n, lab, title, instructor, key) for n, (lab, title) in enumerate(LABS, 8)]
     parts = [_with_references(part) for part in parts]
     if instructor:
         parts.append(_answer_key(site, session, key))
@@ -615,7 +630,6 @@ def _with_references(part: str) -> str:
 
 
 def _answer_key(site: Path, session: str, key: list) -> str:
-    T = "book/teach-with-this-book.html"
     body = ['<p>What the class should see at each step, the answers to the self-check, the exit '
             "ticket and the exercise it comes from"
             + (", and each lab's answers, task by task." if session == "workshop-2h" else ".") + "</p>"]

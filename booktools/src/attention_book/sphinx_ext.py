@@ -728,6 +728,32 @@ def prerender_maths(outdir, node_dir=None) -> dict | None:
     if modules is None:
         logger.info("attention_book: no Node.js and npm, so the browser's MathJax typesets the maths")
         return None
+    pages = _pages_with_maths(outdir)
+    wanted = sorted({(tex, display) for text, found, quizzes in pages.values()
+                     for f in found + [f for qz in quizzes for fs in qz for f in fs] for tex, display in [f[2:]]})
+    result = _typeset([list(w) for w in wanted], modules) if wanted else {"html": [], "css": "", "errors": []}
+    rendered = dict(zip(wanted, result["html"]))
+    if result["errors"]:
+        bad = {wanted[i]: message for i, message in result["errors"]}
+        problems = [f"{page.relative_to(outdir)}: {message} in {tex!r}"
+                    for page, (text, found, quizzes) in pages.items()
+                    for tex, display in {f[2:] for f in found + [f for qz in quizzes for fs in qz for f in fs]}
+                    for message in [bad.get((tex, display))] if message]
+        raise MathsError("\n".join(sorted(problems)))
+    css_path = outdir / MATHS_CSS
+    version = _write_maths_css(css_path, result["css"])
+    for page, (text, found, quizzes) in pages.items():
+        new = _typeset_page(text, found, quizzes, rendered, Path(os.path.relpath(css_path, page.parent)).as_posix(),
+                            version)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+    return {"pages": len(pages), "formulas": sum(len(found) for _, found, _ in pages.values()),
+            "distinct": len(wanted)}
+
+
+def _pages_with_maths(outdir: Path) -> dict:
+    """Every HTML page with maths (or MathJax's script, or the maths stylesheet) under
+    ``outdir``: page -> (text, its formulas, its quizzes' feedback formulas)."""
     pages = {}
     for page in sorted(outdir.rglob("*.html")):
         if page.relative_to(outdir).parts[0] in ("_static", "_sources"):
@@ -741,47 +767,40 @@ def prerender_maths(outdir, node_dir=None) -> dict | None:
         if found or any(q for qz in quizzes for q in qz) or _MATHJAX_SCRIPTS.search(text) or \
                 MATHS_CSS in text:
             pages[page] = (text, found, quizzes)
-    wanted = sorted({(tex, display) for text, found, quizzes in pages.values()
-                     for f in found + [f for qz in quizzes for fs in qz for f in fs] for tex, display in [f[2:]]})
-    result = _typeset([list(w) for w in wanted], modules) if wanted else {"html": [], "css": "", "errors": []}
-    rendered = dict(zip(wanted, result["html"]))
-    if result["errors"]:
-        bad = {wanted[i]: message for i, message in result["errors"]}
-        problems = [f"{page.relative_to(outdir)}: {message} in {tex!r}"
-                    for page, (text, found, quizzes) in pages.items()
-                    for tex, display in {f[2:] for f in found + [f for qz in quizzes for fs in qz for f in fs]}
-                    for message in [bad.get((tex, display))] if message]
-        raise MathsError("\n".join(sorted(problems)))
-    css_path = outdir / MATHS_CSS
-    # The rules of formulas typeset in an earlier run (pages it left as they were) stay: the
-    # stylesheet is the union of MathJax's rule blocks, old ones first.
+    return pages
+
+
+def _write_maths_css(css_path: Path, css: str) -> str:
+    """Add MathJax's new rule blocks to the maths stylesheet; return its version (a hash).
+
+    The rules of formulas typeset in an earlier run (pages it left as they were) stay: the
+    stylesheet is the union of MathJax's rule blocks, old ones first."""
     old = css_path.read_text(encoding="utf-8").split("\n\n") if css_path.is_file() else []
-    blocks = old + [b for b in result["css"].strip().split("\n\n") if b and b not in set(old)]
+    blocks = old + [b for b in css.strip().split("\n\n") if b and b not in set(old)]
     if blocks != old:
         css_path.parent.mkdir(parents=True, exist_ok=True)
         css_path.write_text("\n\n".join(blocks), encoding="utf-8")
-    version = hashlib.sha256(css_path.read_bytes() if css_path.is_file() else b"").hexdigest()[:8]  # none: no maths
-    count = 0
-    for page, (text, found, quizzes) in pages.items():
-        new = _splice(text, found, rendered)
-        count += len(found)
+    return hashlib.sha256(css_path.read_bytes() if css_path.is_file() else b"").hexdigest()[:8]  # none: no maths
 
-        def quiz(m, it=iter(quizzes)):
-            data, spans = json.loads(m.group(2)), next(it)
-            if "whyHtml" in data:
-                return m.group(0)
-            data["whyHtml"] = [_splice(w, fs, rendered, escape=html.escape) for w, fs in zip(data["why"], spans)]
-            return m.group(1) + json.dumps(data).replace("</", "<\\/") + m.group(3)
 
-        new = _QUIZ_DATA.sub(quiz, new)
-        new = _MATHJAX_SCRIPTS.sub("", new)
-        href = Path(os.path.relpath(css_path, page.parent)).as_posix()
-        new = re.sub(r'<link rel="stylesheet" href="[^"]*' + re.escape(MATHS_CSS) + r'[^"]*" />\n', "", new)
-        if "<mjx-container" in new:
-            new = new.replace("</head>", f'<link rel="stylesheet" href="{href}?v={version}" />\n</head>', 1)
-        if new != text:
-            page.write_text(new, encoding="utf-8")
-    return {"pages": len(pages), "formulas": count, "distinct": len(wanted)}
+def _typeset_page(text: str, found: list, quizzes: list, rendered: dict, href: str, version: str) -> str:
+    """One page with its formulas and its quizzes' feedback typeset, MathJax's script gone and
+    the maths stylesheet (``href``, at ``version``) linked where a formula is."""
+    new = _splice(text, found, rendered)
+
+    def quiz(m, it=iter(quizzes)):
+        data, spans = json.loads(m.group(2)), next(it)
+        if "whyHtml" in data:
+            return m.group(0)
+        data["whyHtml"] = [_splice(w, fs, rendered, escape=html.escape) for w, fs in zip(data["why"], spans)]
+        return m.group(1) + json.dumps(data).replace("</", "<\\/") + m.group(3)
+
+    new = _QUIZ_DATA.sub(quiz, new)
+    new = _MATHJAX_SCRIPTS.sub("", new)
+    new = re.sub(r'<link rel="stylesheet" href="[^"]*' + re.escape(MATHS_CSS) + r'[^"]*" />\n', "", new)
+    if "<mjx-container" in new:
+        new = new.replace("</head>", f'<link rel="stylesheet" href="{href}?v={version}" />\n</head>', 1)
+    return new
 
 
 def _finish_pages(app, exception):

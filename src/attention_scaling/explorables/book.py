@@ -9,8 +9,9 @@ import numpy as np
 from .. import _validate as v
 from .. import lesson
 from ..figures import D_VALUES, MAX_KEYS, AttentionFigure, NormalizationFigure, ScaleFigure
-from ..numerics import ENSEMBLE_QUERIES
+from ..numerics import ENSEMBLE_QUERIES, Expectation
 from ..readout import Group, Readout, Row
+from ..state import AttentionState, ContextState, Measures, NormalizationState, ScaleState
 from .controls import Control
 from .explorable import Explorable
 from .text import _subscripts
@@ -31,17 +32,17 @@ def _magnitude_control() -> "Control":
                    ("log", 0.1, 10.0, 0.02), fmt="{:g}")
 
 
-def _weight_rows(draw: dict, expect: dict) -> tuple:
+def _weight_rows(draw: Measures[float], expect: Measures[Expectation]) -> tuple:
     """The rows every explorer of one weight vector reads out: one draw beside its mean.
 
     Above ½ the largest weight's distance from 1 is read off its P(1−P), which is then the
     largest one and was formed from the other weights' sum: 1 − P = P(1−P)/P keeps every
     digit where ``1 - P`` cancels (s = 100: 3.2e-16, not the 2.2e-16 of a subtraction)."""
-    top = draw["max weight"]
-    complement = draw["largest P(1-P)"] / top if top > 0.5 else None
-    return (Row("largest weight", top, expect["max weight"], 3, near_one=True, complement=complement),
-            Row("entropy", draw["entropy"], expect["entropy"], 2),
-            Row("largest P(1−P)", draw["largest P(1-P)"], expect["largest P(1-P)"], 3))
+    top = draw.max_weight
+    complement = draw.largest_gradient / top if top > 0.5 else None
+    return (Row("largest weight", top, expect.max_weight, 3, near_one=True, complement=complement),
+            Row("entropy", draw.entropy, expect.entropy, 2),
+            Row("largest P(1−P)", draw.largest_gradient, expect.largest_gradient, 3))
 
 
 def _means_note(n: int, max_entropy: float, what: str = "queries") -> str:
@@ -50,14 +51,13 @@ def _means_note(n: int, max_entropy: float, what: str = "queries") -> str:
             f"Entropy in nats, at most ln n = {max_entropy:.2f}.")
 
 
-def _describe_attention(state) -> Readout:
-    p = state["params"]
-    r, e = state["readouts"], state["expectation"]
+def _describe_attention(state: AttentionState) -> Readout:
+    r, e = state.draw, state.mean
     return Readout(
-        lead=f"One draw (seed {p['seed']}) at dₖ = {p['d_k']}, m = {p['magnitude']:.2f}, {p['n_keys']} keys.",
-        groups=(Group("Unscaled", _weight_rows(r["unscaled"], e["unscaled"])),
-                Group("Scaled by 1/√dₖ", _weight_rows(r["scaled"], e["scaled"]))),
-        note=_means_note(state["n_queries"], state["max_entropy"]),
+        lead=f"One draw (seed {state.seed}) at dₖ = {state.d_k}, m = {state.magnitude:.2f}, {state.n_keys} keys.",
+        groups=(Group("Unscaled", _weight_rows(r.unscaled, e.unscaled)),
+                Group("Scaled by 1/√dₖ", _weight_rows(r.scaled, e.scaled))),
+        note=_means_note(state.n_queries, state.max_entropy),
         intro="Attention explorer.",
         figure="Lines with bands: the means and the middle 80 % of the queries. "
                "Right panel: |q·k| over random pairs against its prediction.")
@@ -88,15 +88,14 @@ def attention_explorer(n_pairs: int = 2000) -> Explorable:
     )
 
 
-def _describe_scale(state) -> Readout:
-    s = state["params"]["scale"]
-    r, e = state["readouts"], state["expectation"]
-    k, seed = len(state["p"]), state["params"].get("seed")
+def _describe_scale(state: ScaleState) -> Readout:
+    s, r, e = state.scale, state.draw, state.mean
+    k, seed = len(state.weights), state.seed
     return Readout(
         lead=(f"One draw of {k} scores" + (f" (seed {seed})" if seed is not None else "")
               + f" times a scale s = {s:g} (temperature {1 / s:.3g})."),
-        groups=(Group("", _weight_rows(r, e) + (Row("norm of the Jacobian ‖J‖₂", r["norm of J"], e["norm of J"], 3),)),),
-        note=_means_note(state["n_draws"], state["max_entropy"], "draws"),
+        groups=(Group("", _weight_rows(r, e) + (Row("norm of the Jacobian ‖J‖₂", r.jacobian_norm, e.jacobian_norm, 3),)),),
+        note=_means_note(state.n_draws, state.max_entropy, "draws"),
         intro="Softmax explorer.",
         figure="Dashed lines and bands: the mean and middle 80 % of the draws.")
 
@@ -117,17 +116,16 @@ def scale_explorer(seed: int = 0) -> Explorable:
     )
 
 
-def _describe_normalization(state) -> Readout:
-    p = state["params"]
-    mode = NormalizationFigure.NAMES[p["mode"]]
-    gain = f", gain g = {p['gain']:g}" if p["mode"] == "qk-l2" else ""
+def _describe_normalization(state: NormalizationState) -> Readout:
+    mode = NormalizationFigure.NAMES[state.mode]
+    gain = f", gain g = {state.gain:g}" if state.mode == "qk-l2" else ""
     return Readout(
-        lead=f"One draw (seed {p['seed']}), {_subscripts(mode)}, at magnitude m = {p['magnitude']:.2f}{gain}.",
-        groups=(Group("", _weight_rows(state["readouts"], state["expectation"])),),
-        note=_means_note(state["n_queries"], state["max_entropy"]),
+        lead=f"One draw (seed {state.seed}), {_subscripts(mode)}, at magnitude m = {state.magnitude:.2f}{gain}.",
+        groups=(Group("", _weight_rows(state.draw, state.mean)),),
+        note=_means_note(state.n_queries, state.max_entropy),
         intro="Normalisation explorer.",
         figure=(f"Right panel: the mean largest weight against the magnitude for each normalisation "
-                f"(QK-norm at gain g = {p['gain']:g}), with bands for the middle 80 % of the queries."))
+                f"(QK-norm at gain g = {state.gain:g}), with bands for the middle 80 % of the queries."))
 
 
 def normalization_explorer(seed: int = 0) -> Explorable:
@@ -195,20 +193,20 @@ def magnitude_to_saturate(threshold: float = 0.9, d_k: int = 64, n_keys: int = 1
 LIVE_GAPS = tuple(i / 4 for i in range(41))
 
 
-def _describe_context(state) -> Readout:
+def _describe_context(state: ContextState) -> Readout:
     from ..context import NAMES
 
-    p, r = state["params"], state["readouts"]
-    sink = r["sink"] if p["method"] == "zero-logit" else None
+    r, n = state, state.n
+    sink = r.sink if r.method == "zero-logit" else None
     return Readout(
-        lead=(f"One draw (seed {p['seed']}) of {p['n'] - 1} distractor score{'s' if p['n'] > 2 else ''} ~ N(0, 1) "
+        lead=(f"One draw (seed {r.seed}) of {n - 1} distractor score{'s' if n > 2 else ''} ~ N(0, 1) "
               f"and a needle scored "
-              f"Δ = {p['gap']:g}; n = {p['n']} keys, {_subscripts(NAMES[p['method']])}."),
-        groups=(Group("", (Row("needle weight", r["needle"], near_one=True, complement=r["others"]),
-                           Row("its P(1−P)", r["P(1-P)"]),
-                           Row("its gradient dP/dΔ", r["gradient"]),
-                           Row("strongest distractor", r["top distractor"]),
-                           Row("all other keys together", r["others"] - r["sink"], near_one=True),
+              f"Δ = {r.gap:g}; n = {n} keys, {_subscripts(NAMES[r.method])}."),
+        groups=(Group("", (Row("needle weight", r.needle, near_one=True, complement=r.others),
+                           Row("its P(1−P)", r.spread),
+                           Row("its gradient dP/dΔ", r.gradient),
+                           Row("strongest distractor", r.top_distractor),
+                           Row("all other keys together", r.others - r.sink, near_one=True),
                            Row("extra zero logit (sink)", sink))),),
         intro="Context explorer.",
         figure=("Left: bars of the needle, the 5 strongest distractors, the rest summed, and the sink. "

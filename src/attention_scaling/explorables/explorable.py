@@ -214,18 +214,11 @@ class Explorable:
                        "panelFrom": round(fig.panel_start(stop.panel), 3)}  # a phone scrolls there
                       for stop in stops],
         }
-        grid_note = "; ".join(f"every {plain_text(c.label)}" if c.is_choice  # the buttons name them
-                              else f"{plain_text(c.label)} in {_value_set(c)}" for c in self.controls)
-        fixed_note = ", ".join(f"{plain_text(c.label)} = {c.show(c.default)}" for c in self.live_only)
         width, height = fig.fig.canvas.get_width_height()
         key_from = fig.key_panel_start()
         key_attr = "" if key_from is None else f' data-key-from="{key_from:.3f}"'
         _, alt0, readout0 = frames[default_index]
-        how = "Arrow, Home and End keys step a focused control" + (
-            " or choice" if any(c.is_choice for c in self.controls) else "") + "."
-        note = (f"Precomputed frames: {grid_note}"
-                + (f"; fixed here: {fixed_note}" if fixed_note else "")
-                + f". {how} In the notebook every control is live.")
+        note = self._static_note()
         # UTF-8 as it is (a "±" is 2 bytes, not the 6 of "\\u00b1"); "</" escaped inside <script>
         payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
         return (
@@ -244,6 +237,17 @@ class Explorable:
             f'<script type="application/json" class="asb-data">{payload}</script>'
             "</div>"
         )
+
+    def _static_note(self) -> str:
+        """What the static player's frames cover, what is fixed, and how to step them."""
+        grid_note = "; ".join(f"every {plain_text(c.label)}" if c.is_choice  # the buttons name them
+                              else f"{plain_text(c.label)} in {_value_set(c)}" for c in self.controls)
+        fixed_note = ", ".join(f"{plain_text(c.label)} = {c.show(c.default)}" for c in self.live_only)
+        how = "Arrow, Home and End keys step a focused control" + (
+            " or choice" if any(c.is_choice for c in self.controls) else "") + "."
+        return (f"Precomputed frames: {grid_note}"
+                + (f"; fixed here: {fixed_note}" if fixed_note else "")
+                + f". {how} In the notebook every control is live.")
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         if static_mode():

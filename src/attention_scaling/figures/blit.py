@@ -5,7 +5,7 @@ that change; helpers for the bands, means and grouped bars the live figures anim
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -17,7 +17,10 @@ from .png import _png_info, fast_png
 # --- live figures: built once, updated in place, blitted -----------------------------------
 
 
-class BlitFigure:
+S = TypeVar("S")
+
+
+class BlitFigure(Generic[S]):
     """A figure drawn once, whose changing artists are redrawn alone (blitting).
 
     Subclasses build their axes in ``__init__``, register the artists that change with
@@ -28,7 +31,7 @@ class BlitFigure:
     # The panel a phone's player opens on (static_html: its scroller starts there), when it is
     # not the first: a subclass sets it to one of its axes.
     key_axes: Any = None
-    state: dict[str, Any]  # what the last update drew (its subclass says what)
+    state: S  # what the last update drew: a frozen dataclass of attention_scaling.state
 
     def __init__(self, fig: Figure):
         from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -195,21 +198,6 @@ def _set_expectation(marks, e) -> None:
             band.set_height(e.high - e.low)
         else:  # ... or a Polygon in axes-x, data-y coordinates (3.8)
             band.set_xy([(0, e.low), (0, e.high), (1, e.high), (1, e.low)])
-
-
-def _expectations(p, axis: int = -1) -> dict:
-    """Mean (with standard error and 10–90 % band) of each measure over the rows of ``p``."""
-    from ..numerics import expectation, weight_measures
-
-    return {name: expectation(x) for name, x in weight_measures(p, axis=axis).items()}
-
-
-def _readouts(p) -> dict:
-    """The measures of one weight vector ``p`` as floats: the explorers' readouts. The largest
-    P(1-P) forms 1 - P from the other weights, as :func:`weight_measures` does."""
-    from ..numerics import weight_measures
-
-    return {name: float(x) for name, x in weight_measures(p).items()}
 
 
 def _grouped_bar_edges(n: int, slot: int) -> tuple[np.ndarray, np.ndarray]:

@@ -4,12 +4,15 @@ normalisation (temperature, QK-norm, LayerNorm).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from .. import _validate as v
-from ..numerics import diagonal_gradient
+from ..numerics import Expectation, diagonal_gradient
+from ..state import AttentionState, Measures, NormalizationState, Pair, ScaleState, means_of, measures_of
 from .style import COLORS, Figure, SMALL_PT, TEXT_PT, _style
-from .blit import BlitFigure, _bar_values, _expectation_marks, _expectations, _grouped_bar_edges, _readouts, _set_expectation
+from .blit import BlitFigure, _bar_values, _expectation_marks, _grouped_bar_edges, _set_expectation
 
 
 #: Key dimensions offered by the d_k slider: powers of two, a log scale.
@@ -22,7 +25,7 @@ MAGNITUDE_RANGE = (0.1, 10.0)
 SCORE_EDGES = np.logspace(-4, 4.5, 52)
 
 
-class AttentionFigure(BlitFigure):
+class AttentionFigure(BlitFigure[AttentionState]):
     r"""The main explorable's figure: unscaled vs scaled (÷√d_k) attention, three panels.
 
     1. the attention weights of one query over ``n_keys`` keys;
@@ -51,8 +54,20 @@ class AttentionFigure(BlitFigure):
         super().__init__(fig)
         ax_w, ax_g, ax_h = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.15, 1.0, 1.25]})
         self.key_axes = ax_h  # the spread of q·k carries the √d_k story: a phone opens on it
-        red, blue = COLORS["unscaled"], COLORS["scaled"]
+        self._weights_panel(ax_w)
+        self._gradient_panel(ax_g, ENSEMBLE_QUERIES)
+        self._spread_panel(ax_h)
+        for ax in (ax_w, ax_g, ax_h):
+            _style(ax)
+        fig.legend(loc="outside lower center", ncols=3, fontsize=SMALL_PT, frameon=False, columnspacing=1.2)
+        # The setting, as a title; a long placeholder reserves its space in the layout.
+        # The one draw's setting, as plain text (each glyph costs bytes in every static frame).
+        self.label = self._animate(fig.suptitle("one draw: $d_k$ = 1024, $m$ = 10.00, 64 keys, seed 99", fontsize=TEXT_PT))
+        self.update()
 
+    def _weights_panel(self, ax_w) -> None:
+        """1: one draw's weights, unscaled and scaled side by side, with the means' lines and bands."""
+        red, blue = COLORS["unscaled"], COLORS["scaled"]
         ax_w.set_title("weights of one draw", fontsize=TEXT_PT)
         self.bars_u = self._animate(ax_w.stairs(*reversed(_grouped_bar_edges(8, 0)), fill=True, color=red,
                                                 label=r"unscaled softmax$(q\cdot k)$"))
@@ -69,6 +84,9 @@ class AttentionFigure(BlitFigure):
         self.mean_w_u = self._animate(*_expectation_marks(ax_w, red, "-"))
         self.mean_w_s = self._animate(*_expectation_marks(ax_w, blue, "--"))  # dashed: legible in grey
 
+    def _gradient_panel(self, ax_g, n_queries: int) -> None:
+        """2: the curve P(1 − P), every weight of the draw marked on it, and the means' lines."""
+        red, blue = COLORS["unscaled"], COLORS["scaled"]
         ax_g.set_title(r"gradient $P(1-P)$", fontsize=TEXT_PT)
         grid = np.linspace(0, 1, 201)
         ax_g.plot(grid, diagonal_gradient(grid), color="0.55", linewidth=1.5)
@@ -83,8 +101,11 @@ class AttentionFigure(BlitFigure):
         self.mean_g_u = (self._animate(*_expectation_marks(ax_g, red, "-", band=False)),)
         self.mean_g_s = (self._animate(*_expectation_marks(ax_g, blue, "--", band=False)),)
         ax_g.plot([], [], "-", color="0.35", linewidth=6, alpha=0.25,
-                  label=f"line, band: mean, middle 80 %, {ENSEMBLE_QUERIES} queries")
+                  label=f"line, band: mean, middle 80 %, {n_queries} queries")
 
+    def _spread_panel(self, ax_h) -> None:
+        """3: |q·k| of random pairs against its normal prediction, unscaled and scaled."""
+        red, blue = COLORS["unscaled"], COLORS["scaled"]
         ax_h.set_title(rf"$|q\cdot k|$ of {self.n_pairs} random pairs", fontsize=TEXT_PT)
         zeros = np.zeros(len(SCORE_EDGES) - 1)
         self.hist_u = self._animate(ax_h.stairs(zeros, SCORE_EDGES, fill=True, color=red, alpha=0.45))
@@ -98,14 +119,6 @@ class AttentionFigure(BlitFigure):
         ax_h.set_ylim(0, 0.3)
         ax_h.set_xlabel(r"$|$score$|$ (log scale)")
         ax_h.set_ylabel("fraction of pairs per bin")
-        for ax in (ax_w, ax_g, ax_h):
-            _style(ax)
-        fig.legend(loc="outside lower center", ncols=3, fontsize=SMALL_PT, frameon=False, columnspacing=1.2)
-        # The setting, as a title; a long placeholder reserves its space in the layout.
-        # The one draw's setting, as plain text (each glyph costs bytes in every static frame).
-        self.label = self._animate(fig.suptitle("one draw: $d_k$ = 1024, $m$ = 10.00, 64 keys, seed 99", fontsize=TEXT_PT))
-        self.state: dict = {}
-        self.update()
 
     def sample(self, seed: int):
         """The precomputed vectors for ``seed`` (cached; a few are kept)."""
@@ -165,27 +178,20 @@ class AttentionFigure(BlitFigure):
         self.pred_u.set_data(pred_u)
         self.pred_s.set_data(pred_s)
         ens_u = m * m * self.ensemble(seed)[row, :, :n]
-        expect = {"unscaled": _expectations(softmax(ens_u)), "scaled": _expectations(softmax(ens_u / root))}
-        for name, w_marks, g_marks in (("unscaled", self.mean_w_u, self.mean_g_u),
-                                       ("scaled", self.mean_w_s, self.mean_g_s)):
-            _set_expectation(w_marks, expect[name]["max weight"])
-            _set_expectation(g_marks, expect[name]["largest P(1-P)"])
+        expect = Pair(means_of(softmax(ens_u)), means_of(softmax(ens_u / root)))
+        for e, w_marks, g_marks in ((expect.unscaled, self.mean_w_u, self.mean_g_u),
+                                    (expect.scaled, self.mean_w_s, self.mean_g_s)):
+            _set_expectation(w_marks, e.max_weight)
+            _set_expectation(g_marks, e.largest_gradient)
         self.label.set_text(f"one draw: $d_k$ = {d_k}, $m$ = {m:.2f}, {n} keys, seed {seed}")
 
-        self.state = {
-            "params": {"d_k": d_k, "magnitude": m, "n_keys": n, "seed": seed},
-            "z_unscaled": z_u, "z_scaled": z_s, "p_unscaled": p_u, "p_scaled": p_s,
-            "hist_unscaled": count_u, "hist_scaled": count_s, "pred_unscaled": pred_u, "pred_scaled": pred_s,
-            "readouts": {
-                name: _readouts(p) for name, p in (("unscaled", p_u), ("scaled", p_s))
-            },
-            "expectation": expect,
-            "n_queries": len(ens_u),
-            "max_entropy": float(np.log(n)),
-        }
+        self.state = AttentionState(
+            d_k=d_k, magnitude=m, n_keys=n, seed=seed, scores=Pair(z_u, z_s), weights=Pair(p_u, p_s),
+            histogram=Pair(count_u, count_s), predicted=Pair(pred_u, pred_s),
+            draw=Pair(measures_of(p_u), measures_of(p_s)), mean=expect, n_queries=len(ens_u))
 
 
-class ScaleFigure(BlitFigure):
+class ScaleFigure(BlitFigure[ScaleState]):
     r"""One score vector multiplied by a scale :math:`s` (an inverse temperature, :math:`s = 1/T`).
 
     Panels: the softmax output, the diagonal gradients :math:`P_i(1-P_i)`, and the whole
@@ -254,7 +260,6 @@ class ScaleFigure(BlitFigure):
         self.label = self._animate(fig.suptitle("one draw of 8 scores at scale $s$ = 0.000 (temperature $T = 1/s$ = 0.000)\n"
                                                 "dashed line and grey band: the largest, mean and middle 80 % of 200 draws",
                                                 fontsize=TEXT_PT))
-        self.state: dict = {}
         self.update()
 
     def update(self, scale: float = 1.0) -> None:
@@ -272,19 +277,18 @@ class ScaleFigure(BlitFigure):
         for sign, marks in self.signs.items():
             marks.set_offsets(np.argwhere(np.sign(jac) == sign)[:, ::-1].reshape(-1, 2))
         p_draws = softmax(s * self.z_draws)
-        expect = _expectations(p_draws)
-        expect["norm of J"] = expectation(np.linalg.eigvalsh(softmax_jacobian(p_draws))[..., -1])
-        _set_expectation(self.mean_p, expect["max weight"])
-        _set_expectation(self.mean_g, expect["largest P(1-P)"])
+        means = means_of(p_draws)
+        expect = replace(means, jacobian_norm=expectation(np.linalg.eigvalsh(softmax_jacobian(p_draws))[..., -1]))
+        _set_expectation(self.mean_p, expect.max_weight)
+        _set_expectation(self.mean_g, expect.largest_gradient)
         self.label.set_text(f"one draw of {len(p)} scores at scale $s$ = {s:.3g} (temperature $T = 1/s$ = {1 / s:.3g})\n"
                             f"dashed line and grey band: the largest, mean and middle 80 % of {len(p_draws)} draws")
-        self.state = {"params": {"scale": s, "seed": self.seed}, "p": p, "gradient": g, "jacobian": jac,
-                      "expectation": expect, "n_draws": len(p_draws),
-                      "readouts": {**_readouts(p), "norm of J": float(np.linalg.eigvalsh(jac)[-1])},
-                      "max_entropy": float(np.log(len(p)))}
+        draw = replace(measures_of(p), jacobian_norm=float(np.linalg.eigvalsh(jac)[-1]))
+        self.state = ScaleState(scale=s, seed=self.seed, weights=p, gradient=g, jacobian=jac, draw=draw,
+                                mean=expect, n_draws=len(p_draws))
 
 
-class NormalizationFigure(BlitFigure):
+class NormalizationFigure(BlitFigure[NormalizationState]):
     """Attention weights of one query under three normalisations, as the vector magnitude grows.
 
     Modes: ``"scaled"`` (divide by √d_k), ``"qk-l2"`` (QK-norm with gain ``gain``, √d_k
@@ -328,11 +332,26 @@ class NormalizationFigure(BlitFigure):
         self.q_draws, self.k_draws = query_ensemble(self.d_k, n, ENSEMBLE_QUERIES, self.seed)
         self.default_gain = float(np.sqrt(self.d_k))
         self.gain = self.default_gain
+        self._curve_gain: float | None = None  # the gain the QK-norm curve is drawn at
         self._ensemble_cache: dict = {}
         fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")),
                      dpi=v.positive_int(dpi, "dpi"), layout="constrained")
         super().__init__(fig)
         ax_w, ax_m = fig.subplots(1, 2)
+        self._weights_panel(ax_w, n, ENSEMBLE_QUERIES)
+        self._curves_panel(ax_m, ENSEMBLE_QUERIES)
+        handles, labels = ax_m.get_legend_handles_labels()  # the curves, the draw, the band; then the left panel's line
+        more = ax_w.get_legend_handles_labels()
+        fig.legend(handles + more[0], labels + more[1], loc="outside lower center", ncols=2, fontsize=SMALL_PT,
+                   frameon=False)
+        for ax in (ax_w, ax_m):
+            _style(ax)
+        self.label = self._animate(fig.suptitle(
+            "bars: one draw (seed 99), LayerNorm on $q$ and $k$, magnitude $m$ = 10.00, gain $g$ = 128", fontsize=TEXT_PT))
+        self.update()
+
+    def _weights_panel(self, ax_w, n: int, n_queries: int) -> None:
+        """Left: the weights of the current mode for one draw, with the mean's line and band."""
         ax_w.set_title("attention weights of one query", fontsize=TEXT_PT)
         edges, zeros = _grouped_bar_edges(n, 0)
         self.bars = self._animate(ax_w.stairs(zeros, edges * 1.0, fill=True, color=COLORS["scaled"]))
@@ -342,11 +361,14 @@ class NormalizationFigure(BlitFigure):
         ax_w.set_xlabel(f"{n} keys")
         ax_w.set_ylabel("weight $P_j$")
         self.mean_w = self._animate(*_expectation_marks(ax_w, "0.25", "--"))
-        ax_w.plot([], [], "--", color="0.25", label=f"left, dashed: largest weight, mean of {ENSEMBLE_QUERIES} queries")
+        ax_w.plot([], [], "--", color="0.25", label=f"left, dashed: largest weight, mean of {n_queries} queries")
+
+    def _curves_panel(self, ax_m, n_queries: int) -> None:
+        """Right: the mean largest weight against m for every mode, its band, the draw marked."""
         self.grid = np.logspace(-1, 1, 41)
         self.curves, self.bands = {}, {}
         for mode, style in zip(self.MODES, ("-", "--", ":")):
-            stats = [self.expectation(m, mode)["max weight"] for m in self.grid]
+            stats = [self.expectation(m, mode).max_weight for m in self.grid]
             self.curves[mode] = ax_m.plot(self.grid, [e.mean for e in stats], style, linewidth=2,
                                           label=self.LABELS[mode], **self.MARKS[mode])[0]
             self.bands[mode] = ax_m.fill_between(self.grid, [e.low for e in stats], [e.high for e in stats],
@@ -368,17 +390,7 @@ class NormalizationFigure(BlitFigure):
         ax_m.set_ylim(0, 1.02)
         ax_m.set_xlabel("vector magnitude $m$ (log scale)")
         ax_m.set_ylabel("largest weight")
-        ax_m.set_title(rf"mean of {ENSEMBLE_QUERIES} queries, $d_k$ = {self.d_k}", fontsize=TEXT_PT)
-        handles, labels = ax_m.get_legend_handles_labels()  # the curves, the draw, the band; then the left panel's line
-        more = ax_w.get_legend_handles_labels()
-        fig.legend(handles + more[0], labels + more[1], loc="outside lower center", ncols=2, fontsize=SMALL_PT,
-                   frameon=False)
-        for ax in (ax_w, ax_m):
-            _style(ax)
-        self.label = self._animate(fig.suptitle(
-            "bars: one draw (seed 99), LayerNorm on $q$ and $k$, magnitude $m$ = 10.00, gain $g$ = 128", fontsize=TEXT_PT))
-        self.state: dict = {}
-        self.update()
+        ax_m.set_title(rf"mean of {n_queries} queries, $d_k$ = {self.d_k}", fontsize=TEXT_PT)
 
     def _weights(self, magnitude: float, mode: str, gain: float) -> np.ndarray:
         from ..numerics import softmax
@@ -386,7 +398,7 @@ class NormalizationFigure(BlitFigure):
         z = self._scores(magnitude * self.q, magnitude * self.k, mode=mode, gain=gain)[0]
         return softmax(z)
 
-    def expectation(self, magnitude: float, mode: str, gain: float | None = None) -> dict:
+    def expectation(self, magnitude: float, mode: str, gain: float | None = None) -> Measures[Expectation]:
         """Mean (and band) of each measure over the ensemble's queries at this magnitude and mode (cached).
 
         ``gain`` (QK-norm only) defaults to the figure's current gain.
@@ -406,7 +418,7 @@ class NormalizationFigure(BlitFigure):
                 z = gain * np.einsum("id,ijd->ij", l2_normalize(q), l2_normalize(k))
             else:
                 z = np.einsum("id,ijd->ij", layer_norm(q), layer_norm(k)) / np.sqrt(self.d_k)
-            self._ensemble_cache[key] = _expectations(softmax(z))
+            self._ensemble_cache[key] = means_of(softmax(z))
         return self._ensemble_cache[key]
 
     def update(self, magnitude: float = 1.0, mode: str = "scaled", gain: float | None = None) -> None:
@@ -419,9 +431,9 @@ class NormalizationFigure(BlitFigure):
         g = self.default_gain if gain is None else v.positive_real(gain, "gain")
         if not self.GAIN_RANGE[0] <= g <= self.GAIN_RANGE[1]:
             raise ValueError(f"gain must lie in {list(self.GAIN_RANGE)}, got {g}")
-        if g != self.gain or not self.state:
-            self.gain = g
-            stats = [self.expectation(x, "qk-l2")["max weight"] for x in self.grid]
+        if g != self._curve_gain:  # the QK-norm curve and band, drawn at the gain asked for
+            self.gain = self._curve_gain = g
+            stats = [self.expectation(x, "qk-l2").max_weight for x in self.grid]
             self.curves["qk-l2"].set_ydata([e.mean for e in stats])
             low, high = [e.low for e in stats], [e.high for e in stats]  # the band as one polygon
             self.bands["qk-l2"].set_verts([np.column_stack([np.r_[self.grid, self.grid[::-1]],
@@ -432,10 +444,8 @@ class NormalizationFigure(BlitFigure):
         self.marker.set_color(self.curves[mode].get_color())
         self.bars.set_color(self.curves[mode].get_color())  # the bars take the colour of their curve
         expect = self.expectation(m, mode)
-        _set_expectation(self.mean_w, expect["max weight"])
+        _set_expectation(self.mean_w, expect.max_weight)
         self.label.set_text(f"bars: one draw (seed {self.seed}), {self.TEX_NAMES[mode]},  magnitude $m$ = {m:.2f}"
                             + (f",  gain $g$ = {g:g}" if mode == "qk-l2" else ""))
-        self.state = {"params": {"magnitude": m, "mode": mode, "gain": g, "seed": self.seed}, "p": p,
-                      "expectation": expect, "n_queries": len(self.q_draws),
-                      "readouts": _readouts(p),
-                      "max_entropy": float(np.log(len(p)))}
+        self.state = NormalizationState(magnitude=m, mode=mode, gain=g, seed=self.seed, weights=p,
+                                        draw=measures_of(p), mean=expect, n_queries=len(self.q_draws))

@@ -97,8 +97,6 @@ def training_curves_figure(runs: dict, width: float = 9.6, height: float = 4.4) 
     two log-scaled parts: the lower part keeps the other runs apart, the upper part
     follows the large run to its end.
     """
-    from matplotlib.ticker import LogLocator, NullFormatter
-
     if not isinstance(runs, dict) or not runs:
         raise ValueError("runs must be a non-empty dict of label -> train_retrieval log")
     fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")), layout="constrained")
@@ -132,16 +130,7 @@ def training_curves_figure(runs: dict, width: float = 9.6, height: float = 4.4) 
         _style(ax)
     floor = min(float(np.nanmin(np.abs(log["max logit"]))) for log in runs.values())
     if broken:
-        ax_z.set_ylim(0.8 * floor, 1.6 * low_peak)
-        nice = [x for x in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if 0.8 * floor <= x <= 1.6 * low_peak]
-        ax_z.set_yticks(nice, [f"{x:g}" for x in nice])
-        ax_z.yaxis.set_minor_formatter(NullFormatter())
-        ax_big.set_ylim(1.6 * low_peak, 10 * max(peaks.values()))
-        ax_big.yaxis.set_major_locator(LogLocator(base=10, numticks=4))
-        ax_big.spines["bottom"].set_visible(False)
-        ax_big.tick_params(axis="x", which="both", bottom=False, labelbottom=False)
-        ax_big.set_title("largest |logit| in the batch (log scale, axis broken)", fontsize=TEXT_PT)
-        _break_marks(ax_big, ax_z)
+        _break_logit_axis(ax_big, ax_z, floor, low_peak, max(peaks.values()))
     else:
         ax_z.set_title("largest |logit| in the batch (log scale)", fontsize=TEXT_PT)
     ax_z.set_xlabel("training step")
@@ -152,6 +141,23 @@ def training_curves_figure(runs: dict, width: float = 9.6, height: float = 4.4) 
     fig.legend(*ax_z.get_legend_handles_labels(), loc="outside lower center", ncols=len(runs), fontsize=SMALL_PT,
                frameon=False)
     return fig
+
+
+def _break_logit_axis(ax_big, ax_z, floor: float, low_peak: float, top: float) -> None:
+    """The logit axis in two log-scaled parts: ``ax_z`` up to 1.6 times ``low_peak``, with
+    round ticks; ``ax_big`` above it, up to 10 times ``top``, with break marks between."""
+    from matplotlib.ticker import LogLocator, NullFormatter
+
+    ax_z.set_ylim(0.8 * floor, 1.6 * low_peak)
+    nice = [x for x in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if 0.8 * floor <= x <= 1.6 * low_peak]
+    ax_z.set_yticks(nice, [f"{x:g}" for x in nice])
+    ax_z.yaxis.set_minor_formatter(NullFormatter())
+    ax_big.set_ylim(1.6 * low_peak, 10 * top)
+    ax_big.yaxis.set_major_locator(LogLocator(base=10, numticks=4))
+    ax_big.spines["bottom"].set_visible(False)
+    ax_big.tick_params(axis="x", which="both", bottom=False, labelbottom=False)
+    ax_big.set_title("largest |logit| in the batch (log scale, axis broken)", fontsize=TEXT_PT)
+    _break_marks(ax_big, ax_z)
 
 
 def aligned_dots_figure(stats_by_alignment: dict, width: float = 9.6, height: float = 3.8) -> Figure:

@@ -1,0 +1,62 @@
+"""The lesson plan as one structure (attention_scaling.lesson): blocks back to back, headings
+with their minutes, and worksheet rows that name the stops they cover."""
+
+from __future__ import annotations
+
+import pytest
+
+from attention_scaling import lesson, worksheets
+from attention_scaling.lesson import Block, Plan, Prediction
+
+
+def test_the_sessions_fill_their_minutes_in_order():
+    for plan, minutes in ((lesson.SESSION, 50), (lesson.WORKSHOP, 120)):
+        assert plan.minutes == minutes and plan.blocks[0].start == 0 and plan.blocks[-1].end == minutes
+        assert all(a.end == b.start for a, b in zip(plan.blocks, plan.blocks[1:]))
+    assert [b.slug for b in lesson.SESSION.blocks] == ["hook", "derive", "curve", "why", "predict", "discuss",
+                                                        "exit-ticket"]
+    assert lesson.SESSION.heading("hook") == "1. The hook (0–5 min)"
+    assert lesson.SESSION.heading("exit-ticket") == "7. Exit ticket (48–50 min)"
+    assert lesson.WORKSHOP.block("lab-turn-on-qk-norm").times == "105–120 min"
+
+
+@pytest.mark.parametrize("blocks, why", [
+    ((Block(0, 5, "a", "A"), Block(6, 10, "b", "B")), "follow each other"),  # a gap
+    ((Block(0, 5, "a", "A"), Block(5, 9, "b", "B")), "follow each other"),  # ends before the plan does
+    ((Block(0, 5, "a", "A"), Block(5, 5, "b", "B"), Block(5, 10, "c", "C")), "positive length"),
+    ((Block(0, 5, "a", "A"), Block(5, 10, "a", "B")), "slug of its own"),
+])
+def test_a_plan_whose_blocks_do_not_fit_is_refused(blocks, why):
+    with pytest.raises(ValueError, match=why):
+        Plan("t", 10, blocks)
+
+
+def test_an_unknown_block_is_refused_by_name():
+    with pytest.raises(ValueError, match=r"^slug must name a block .*hook.*got 'lunch'"):
+        lesson.SESSION.heading("lunch")
+
+
+def test_each_worksheet_row_says_the_settings_of_its_stops():
+    assert lesson.check_predictions() == lesson.PREDICTIONS
+    covered = [stop for p in lesson.PREDICTIONS for stop in p.stops]
+    assert covered == [("attention", i) for i in range(5)] + [("normalization", 0), ("normalization", 1)]
+    # the worksheet and the exit ticket are the plan's own
+    assert worksheets.PREDICTION_STEPS is lesson.PREDICTIONS and worksheets.SESSION == lesson.SESSION.title
+    assert all(q in worksheets.exit_ticket() for q in ("why does attention divide the scores by √dₖ",))
+
+
+@pytest.mark.parametrize("wrong, missing", [
+    (Prediction("dₖ = 1024, m = 1", "?", (("attention", 0),)), "dₖ = 1"),  # 1024 is not 1
+    (Prediction("dₖ = 64, m = 3", "?", (("attention", 3), ("attention", 4))), "m = 10"),
+    (Prediction("m = 10", "?", (("normalization", 1),)), "QK-norm"),
+])
+def test_a_row_that_misstates_its_stop_is_refused(wrong, missing):
+    with pytest.raises(ValueError, match=missing):
+        lesson.check_predictions([wrong])
+
+
+def test_a_row_must_name_existing_stops():
+    with pytest.raises(ValueError, match="has no stop 9"):
+        lesson.check_predictions([Prediction("dₖ = 1", "?", (("attention", 9),))])
+    with pytest.raises(ValueError, match="naming the stops"):
+        lesson.check_predictions([Prediction("dₖ = 1", "?")])
