@@ -81,10 +81,12 @@ check: lint
 # configurable-http-proxy (npm) for the hub test is found or installed the same way.
 # Two pytest-xdist workers, each taking whole test files (a file's fixtures, such as the printed
 # handouts or a JupyterLab server, are made once), while the book builds in the background
-# (tests/conftest.py). The 25 slowest steps are listed before the summary: the whole run
-# should stay under 20 minutes on two cores.
+# (tests/conftest.py). Files go out in the order tests/conftest.py gives them (the ones that
+# start a background job first, then those that need no built book): xdist's own reordering,
+# by the number of tests in a file, left the oldest-versions run to the end, alone. The 25
+# slowest steps are listed before the summary.
 test: venv-test lint
-	@CHROMIUM="$$(scripts/find-chromium $(PY))" CHP="$$(scripts/find-chp $(VENV))" $(PY) -m pytest -n 2 --dist loadfile --durations=25
+	@CHROMIUM="$$(scripts/find-chromium $(PY))" CHP="$$(scripts/find-chp $(VENV))" $(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder --durations=25
 
 # Whole-page screenshots of every page at 1280 and 390 px, light and dark, into
 # _build/screenshots/, taken while the reader-view checks run (make test leaves them out).

@@ -26,7 +26,7 @@ from attention_scaling.explorables import (
 )
 from attention_scaling.figures import D_VALUES, MAX_KEYS, SCORE_EDGES, AttentionFigure, ScaleFigure
 from attention_scaling.numerics import normal_cdf, score_sample
-from checks import player_text
+from checks import caches_frames, find_widgets, shown_view, player_text
 
 
 @pytest.fixture(scope="module")
@@ -249,78 +249,27 @@ def test_display_switches_on_the_build_variable(monkeypatch):
         assert box._repr_mimebundle_()["application/vnd.jupyter.widget-view+json"] == view
 
 
-def _find(kind, node):
-    if isinstance(node, kind):
-        yield node
-    for child in getattr(node, "children", ()):
-        yield from _find(kind, child)
-
-
-def _shown(box):
-    """(layer image, readout HTML) the page shows: the frame cache's selected view, or under
-    ipywidgets 7 (no cache) the layer of the frame's stack and the last HTML of the box."""
-    cache = getattr(box, "frame_cache", None)
-    if cache is None:
-        import ipywidgets as w
-
-        return next(c for c in box.children if isinstance(c, w.GridBox)).children[1], box.children[-1]
-    return cache.views[cache.tab.selected_index].children
-
-
-def _caches() -> bool:
-    import ipywidgets as w
-
-    return hasattr(w, "Stack")  # ipywidgets 8; Colab's 7.7.1 keeps the kernel path
-
-
-def _cache(exp):
-    """The frame cache of a new live widget of ``exp``; None under ipywidgets 7, after
-    checking that the kernel path serves it there (a frame of two stacked images, a layer
-    redrawn when the fast control moves)."""
-    import ipywidgets as w
-
-    box = exp.widget()
-    if _caches():
-        return box.frame_cache
-    assert not hasattr(box, "frame_cache")
-    stack = next(c for c in box.children if isinstance(c, w.GridBox))
-    layer = stack.children[1]
-    before = layer.value
-    control = next(c for c in box.children if getattr(c, "description", None) == next(
-        k.described() for k in exp.controls + exp.live_only if k.name == exp.fast))
-    if isinstance(control, w.SelectionSlider):
-        control.index = (control.index + 1) % len(control.options)
-    else:  # a log slider, at its default (1 of 0.1-10 or 0.05-100)
-        control.value = control.value * 1.5
-    assert layer.value != before
-    return None
-
-
-def _pixels(png: bytes) -> np.ndarray:
-    return np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"))
-
-
 def test_live_widget_redraws_on_slider_change():
     exp = attention_explorer(n_pairs=300)
     box = exp.widget()
     import ipywidgets as w
 
-    sliders = {s.description: s for s in _find((w.SelectionSlider, w.FloatLogSlider, w.IntSlider), box)}
+    sliders = {s.description: s for s in find_widgets((w.SelectionSlider, w.FloatLogSlider, w.IntSlider), box)}
     assert set(sliders) == {"key dimension $d_k$ (dimensions)", "vector magnitude $m$ (std of each component)",
                             "number of keys $n$ (keys)", "seed of the draw"}
     for s in sliders.values():  # each slider has a row of its own, so its track keeps room to be dragged
         assert s.layout.width == "100%" and s.style.description_width == "initial"
-    background = next(_find(w.GridBox, box)).children[0]
-    image, readout = _shown(box)
+    background = next(find_widgets(w.GridBox, box)).children[0]
+    image, readout = shown_view(box)
     before_img, before_text, before_bg = image.value, readout.value, background.value
     sliders["key dimension $d_k$ (dimensions)"].value = 1024
-    image, readout = _shown(box)
+    image, readout = shown_view(box)
     assert image.value != before_img and readout.value != before_text
     assert background.value == before_bg  # sent once
     assert exp.figure.state.d_k == 1024
     from attention_scaling.explorables import cached_layer_png
     # the layer of the new state
-    assert image.value == (cached_layer_png(exp.figure) if _caches() else exp.figure.live_layer_png())
+    assert image.value == (cached_layer_png(exp.figure) if caches_frames() else exp.figure.live_layer_png())
     sliders["number of keys $n$ (keys)"].value = 5
     assert len(exp.figure.state.weights.scaled) == 5
 
@@ -342,10 +291,10 @@ def test_live_frame_is_a_background_and_a_layer_stacked_as_one_image(make):
     assert stack.layout.grid_template_areas == '"frame"' and stack.layout.width == "100%"
     assert stack.layout.grid_template_columns == "minmax(0, 1fr)"
     background, over = stack.children
-    assert isinstance(background, w.Image) and isinstance(over, w.Tab if _caches() else w.Image)
+    assert isinstance(background, w.Image) and isinstance(over, w.Tab if caches_frames() else w.Image)
     for part in (background, over):
         assert part.layout.grid_area == "frame" and part.layout.width == "100%"
-    layer, readout = _shown(box)
+    layer, readout = shown_view(box)
     assert isinstance(layer, w.Image) and layer.format == "png" and layer.layout.width == "100%"
     bg = Image.open(io.BytesIO(background.value))
     top = Image.open(io.BytesIO(layer.value))
@@ -354,7 +303,7 @@ def test_live_frame_is_a_background_and_a_layer_stacked_as_one_image(make):
     assert np.mean(np.asarray(top)[..., 3] == 0) > 0.5  # mostly transparent
     composite = np.asarray(Image.alpha_composite(bg.convert("RGBA"), top))[..., :3].astype(int)
     frame = exp.figure.render()[..., :3].astype(int)
-    if not _caches():  # the exact layer of the kernel path
+    if not caches_frames():  # the exact layer of the kernel path
         assert np.abs(composite - frame).mean() < 0.1
         assert (np.abs(composite - frame).max(axis=2) > 2).mean() < 1e-3
     assert np.abs(composite - frame).mean() < 0.5  # quantised like the static players' layers
@@ -368,7 +317,7 @@ def test_live_frame_is_a_background_and_a_layer_stacked_as_one_image(make):
     for c in controls:
         synced = "index" if c.has_trait("index") else "value"
         assert c.trait_metadata(synced, "echo_update", default=True) is False
-    if _caches():
+    if caches_frames():
         assert over.trait_metadata("selected_index", "echo_update", default=True) is False
 
 
@@ -384,7 +333,7 @@ def test_live_normalization_choice_is_radio_buttons_in_words():
     radios[0].value = "qk-l2"
     gain.value = 32.0
     assert exp.figure.state.mode == "qk-l2" and exp.figure.state.gain == 32.0
-    readout = _shown(box)[1].value
+    readout = shown_view(box)[1].value
     assert "QK-norm, at magnitude m = 1.00, gain g = 32." in readout
 
 
@@ -749,168 +698,6 @@ def test_a_player_without_lesson_stops_ships_none():
     explorable = scale_explorer()
     explorable.stops = ()
     assert player_data(explorable.static_html())["stops"] == []
-
-
-# --- the live frame cache (ipywidgets 8): the fast slider's row of frames held in the page ---
-
-FAST = {attention_explorer: "magnitude", scale_explorer: "scale", normalization_explorer: "magnitude",
-        context_explorer: "gap"}
-
-
-@pytest.mark.parametrize("make", list(FAST))
-def test_fast_slider_keeps_the_live_steps(make):
-    """The cached slider is a selection over the steps it had: a log slider's default times
-    the powers of 10**step inside its range (101 for the magnitude), a select's options."""
-    import ipywidgets as w
-
-    exp = make()
-    cache = _cache(exp)
-    if cache is None:
-        return
-    control = next(c for c in exp.controls + exp.live_only if c.name == FAST[make])
-    assert cache.slider.description == control.described() and isinstance(cache.slider, w.SelectionSlider)
-    values = [x for _, x in cache.slider.options] if control.live[0] == "log" else list(cache.slider.options)
-    assert cache.slider.value == control.default and values[cache.slider.index] == control.default
-    if control.live[0] == "select":
-        assert values == list(control.live[1])
-        return
-    low, high, step = control.live[1:]
-    logs = np.log10(values)
-    assert np.allclose(np.diff(logs), step, rtol=0, atol=1e-9)  # evenly spaced in log, by the step
-    assert values[0] >= low * (1 - 1e-12) and values[-1] <= high * (1 + 1e-12)
-    assert values[0] / 10**step < low and values[-1] * 10**step > high  # and none left out
-    labels = [label for label, _ in cache.slider.options]  # as the log slider's readout showed them
-    assert labels[cache.slider.index] == "1.00" and labels[-1] in ("10.0", "100")
-    for label, x in zip(labels, values):
-        assert abs(float(label) / x - 1) < 5e-3 and len(re.sub(r"^[0.]+|\.", "", label)) == 3, label
-    if control.name == "magnitude":
-        assert len(values) == 101 and values[0] == 0.1 and values[-1] == 10.0
-
-
-@pytest.mark.parametrize("make", list(FAST))
-def test_cached_frames_are_the_kernel_paths_frames(make):
-    """Each position of a filled row shows the frame and readout the kernel draws when the
-    slider is moved there (a second widget, never filled: every step is drawn on demand),
-    for the state at that position, with no NaN. Every position for the context explorer,
-    every 4th and the last for the others (each frame costs 20–90 ms twice)."""
-    filled, stepped = make(), make()
-    cache = _cache(filled)
-    if cache is None:
-        return
-    cache.fill_all()
-    kernel = stepped.widget().frame_cache
-    fast = FAST[make]
-    every = range(cache.n) if make is context_explorer else sorted({*range(0, cache.n, 4), cache.n - 1})
-    for i in every:
-        drawn_before = i in kernel.fresh  # (the default's view, drawn for the display)
-        kernel.slider.index = i
-        if not drawn_before:
-            assert getattr(stepped.figure.state, fast) == pytest.approx(cache.positions[i], rel=1e-12)
-        image, readout = _shown(kernel.box)
-        assert kernel.tab.selected_index in (i, kernel.n, kernel.n + 1)
-        cached_image, cached_readout = cache.views[i].children
-        assert cached_readout.value == readout.value, f"position {i}"
-        assert "nan" not in cached_readout.value.lower()
-        assert np.array_equal(_pixels(cached_image.value), _pixels(image.value)), f"position {i}"
-        assert np.all(np.isfinite(stepped.figure.state.values()))
-
-
-def test_nothing_is_linked_before_the_row_is_full():
-    import ipywidgets as w
-
-    exp = context_explorer()
-    cache = _cache(exp)
-    if cache is None:
-        return
-    assert not cache.linked and "asb-live-cached" not in cache.frame._dom_classes
-    for _ in range(cache.n - 1):  # the first position was drawn for the display
-        assert not cache.linked and len(cache.fresh) < cache.n
-        assert cache.fill_step()
-    assert not cache.linked and cache.tab.selected_index == cache.slider.index
-    assert not cache.fill_step()  # nothing was left, so it links
-    assert cache.linked and cache.fresh == set(range(cache.n))
-    (link,) = cache.links
-    assert isinstance(link, w.widgets.widget_link.Link) and link.source == (cache.slider, "index")
-    assert link.target == (cache.tab, "selected_index")
-    assert cache.tab.selected_index == cache.slider.index and "asb-live-cached" in cache.frame._dom_classes
-
-
-def test_a_linked_fast_step_draws_nothing_in_the_kernel():
-    exp = context_explorer()
-    cache = _cache(exp)
-    if cache is None:
-        return
-    cache.fill_all()
-    writes, draws = [], []
-    for view in cache.views:
-        for part in view.children:
-            part.observe(lambda change: writes.append(change), names="value")
-    update = exp.figure.update
-    exp.figure.update = lambda **params: (draws.append(params), update(**params))
-    cache.slider.index = 3
-    assert writes == [] and draws == []
-    cache.controls["n"].value = 64  # the control test: unlinked, the kernel draws
-    assert draws and writes
-
-
-@pytest.mark.parametrize("other, value", [("method", "soft-cap"), ("n", 64)])
-def test_the_row_refills_after_another_control_changes(other, value):
-    """Another control unlinks the row, shows its own frame at once (drawn, not a stale one),
-    and the row refills: every view then belongs to the new setting."""
-    exp = context_explorer()
-    cache = _cache(exp)
-    if cache is None:
-        return
-    box = cache.box
-    cache.fill_all()
-    assert cache.linked
-    control = cache.controls[other]
-    control.value = value
-    assert not cache.linked and "asb-live-cached" not in cache.frame._dom_classes
-    shown = _shown(box)[1].value
-    assert getattr(exp.figure.state, other) == value
-    from attention_scaling.explorables.live import _readout_html
-
-    assert shown == _readout_html(exp.describe(exp.figure.state))  # the live table of the new state
-    assert len(cache.fresh) <= 1
-    cache.fill_all()
-    assert cache.linked
-    fresh = context_explorer().widget().frame_cache  # drawn at this setting from the start
-    fresh.controls[other].value = value
-    fresh.fill_all()
-    for i in range(cache.n):
-        assert cache.views[i].children[1].value == fresh.views[i].children[1].value, f"position {i}"
-
-
-def html_unescape(text):
-    import html
-
-    return html.unescape(text)
-
-
-def test_the_kernel_never_writes_into_the_view_on_show():
-    """A frame and its readout reach the page as two messages: written into the view on
-    show, the page could paint a frame beside another frame's readout. Every write goes to a
-    hidden view, which is then shown."""
-    exp = context_explorer()
-    cache = _cache(exp)
-    if cache is None:
-        return
-    box = cache.box
-    on_show = []
-    for k, view in enumerate(cache.views):
-        for part in view.children:
-            part.observe(lambda change, k=k: on_show.append(k) if cache.tab.selected_index == k else None,
-                         names="value")
-    cache.slider.index = 5  # kernel mode: drawn, then shown
-    cache.controls["n"].value = 64  # the shown view is stale now
-    cache.fill_step()
-    cache.slider.index = 6
-    cache.controls["method"].value = "soft-cap"
-    cache.fill_all()
-    cache.controls["gap"].value  # noqa: B018 - still linked to nothing else
-    assert on_show == []
-    assert _shown(box)[1].value == cache.views[cache.slider.index].children[1].value
 
 
 def test_every_explorer_figure_names_its_key_panel():

@@ -188,6 +188,8 @@ class Explorable:
         with the artists that change. The default frame is in the HTML itself, so the page
         shows it without JavaScript and when printed.
         """
+        grid = {c.name: c.values for c in self.controls}
+        stops = lesson.check_stops(self.name, grid, self.stops) if self.stops else ()  # before any frame
         frames = self.static_frames()
         fig = self.figure
         fig.update(**self.defaults())
@@ -199,8 +201,6 @@ class Explorable:
         uid = f"asb-{self.name}-{next(_ids)}"
         default_index = self.grid().index({c.name: c.default for c in self.controls})
         rows = [self._static_control(c, f"{uid}-{c.name}") for c in self.controls]
-        grid = {c.name: c.values for c in self.controls}
-        stops = lesson.check_stops(self.name, grid, self.stops) if self.stops else ()
         data = {
             "controls": [{"id": f"{uid}-{c.name}", "unit": c.unit, "kind": "radio" if c.is_choice else "range",
                           "label": plain_text(c.label), "values": [c.show(x) for x in c.values]}
