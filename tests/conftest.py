@@ -200,23 +200,29 @@ def pytest_collection_finish(session):
 # Files that start a long job of their own in the background (a venv with the oldest
 # versions, the archive's offline install) and then wait for it.
 _BACKGROUND_FILES = ("test_oldest.py", "test_dist.py")
+# The longest files, longest first (worker-seconds in a full `make test`, 2026-12-05: 354, 259,
+# 85, 77, 76, 70, 65): each stage starts with them, so that no long file is left to run alone
+# at the end (test_reader_view was, for 200 s, with the other core half idle). Only an order.
+_LONG_FILES = ("test_jupyterlab.py", "test_reader_view.py", "test_browser.py", "test_handout.py",
+               "test_accuracy.py", "test_hub.py", "test_pagespeed.py")
 
 
 def pytest_collection_modifyitems(session, config, items):
     """Run order, file by file (make test's workers take whole files, in this order): first the
     files that start a background job, so that it overlaps everything else; then the files
     that need no built book, which keep the workers busy while the book builds in the
-    background; last the files that need the build. Within a file the order is unchanged.
+    background; last the files that need the build. Within each stage the longest files
+    (_LONG_FILES) go first. Within a file the order is unchanged.
     Before this, a worker that drew a browser test early sat idle until the build was done."""
     needs_build: dict[str, bool] = {}
     for item in items:
         path = item.nodeid.split("::", 1)[0]
         needs_build[path] = needs_build.get(path, False) or "built_book" in item.fixturenames
 
-    def rank(path: str) -> int:
-        if path.endswith(_BACKGROUND_FILES):
-            return 0
-        return 2 if needs_build[path] else 1
+    def rank(path: str) -> tuple[int, int]:
+        stage = 0 if path.endswith(_BACKGROUND_FILES) else 2 if needs_build[path] else 1
+        long = next((k for k, name in enumerate(_LONG_FILES) if path.endswith(name)), len(_LONG_FILES))
+        return stage, long
 
     first_seen = {}
     for i, item in enumerate(items):

@@ -447,6 +447,40 @@ def test_quizzes_give_feedback_by_mouse_and_keyboard(browser, site, page_name):
     context.close()
 
 
+def test_a_quiz_option_is_a_large_target_answered_anywhere_on_it(browser, site):
+    """On a phone (touch, a coarse pointer) every option is at least 44 x 44 px; with a mouse, a
+    click on the blank between an option's radio and its words chooses it (the ninth cold
+    reading found 31 x 26 px targets, and clicks there that chose nothing)."""
+    page_uri = (site / QUIZ_PAGES[0]).as_uri()
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        page = phone.new_page()
+        page.goto(page_uri)
+        assert page.evaluate("matchMedia('(pointer: coarse)').matches")
+        options = page.locator(".asb-option")
+        assert options.count() >= 4
+        small = [(i, box) for i in range(options.count())
+                 if (box := options.nth(i).bounding_box())["height"] < 44 or box["width"] < 44]
+        assert small == [], small
+    finally:
+        phone.close()
+    laptop = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = laptop.new_page()
+        page.goto(page_uri)
+        q = page.locator(".asb-question").first
+        for k in range(q.locator(".asb-option").count()):
+            option = q.locator(".asb-option").nth(k)
+            option.scroll_into_view_if_needed()
+            radio, label = q.locator("input").nth(k).bounding_box(), q.locator("label").nth(k).bounding_box()
+            x, y = (radio["x"] + radio["width"] + label["x"]) / 2, label["y"] + label["height"] / 2
+            assert label["x"] - (radio["x"] + radio["width"]) >= 4  # a real gap, not the label's edge
+            page.mouse.click(x, y)
+            assert q.locator("input").nth(k).is_checked(), (k, x, y)
+    finally:
+        laptop.close()
+
+
 def has_launch_links() -> bool:
     """Whether this clone's build has launch links (attention_book.repository: a GitHub repository)."""
     import yaml
