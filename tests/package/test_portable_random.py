@@ -1,0 +1,63 @@
+"""attention_scaling.portable_random: the seeded generator the page implements identically
+(tests/browser/test_web_numerics.py compares the two)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from attention_scaling import portable_random as pr
+
+
+def test_normals_are_standard_normal():
+    x = pr.normals(1, 0, 200_000)
+    assert abs(x.mean()) < 5 / math.sqrt(x.size)  # five standard errors
+    assert abs(x.var() - 1) < 5 * math.sqrt(2 / x.size)
+    for z, tail in ((1.0, 0.158655), (2.0, 0.022750), (3.0, 0.0013499)):
+        share = (x > z).mean()
+        assert abs(share - tail) < 5 * math.sqrt(tail * (1 - tail) / x.size), (z, share)
+
+
+def test_uniforms_are_uniform_and_never_0_or_1():
+    u = pr.uniforms(2, 5, 100_000)
+    assert 0 < u.min() and u.max() < 1
+    counts = np.histogram(u, bins=10, range=(0, 1))[0]
+    chi2 = ((counts - 10_000) ** 2 / 10_000).sum()
+    assert chi2 < 27.9  # 9 degrees of freedom, p = 0.001
+
+
+def test_a_stream_is_the_same_however_it_is_asked_for():
+    whole = pr.normals(3, 1, 1000)
+    assert np.array_equal(pr.normals(3, 1, 400, start=600), whole[600:])
+    assert np.array_equal(np.concatenate([pr.uniforms(3, 1, 10), pr.uniforms(3, 1, 5, start=10)]),
+                          pr.uniforms(3, 1, 15))
+    # other seeds and streams are other draws
+    assert not np.array_equal(pr.uniforms(3, 2, 10), pr.uniforms(3, 1, 10))
+    assert not np.array_equal(pr.uniforms(4, 1, 10), pr.uniforms(3, 1, 10))
+    assert np.corrcoef(pr.normals(3, 1, 5000), pr.normals(3, 2, 5000))[0, 1] < 0.05
+
+
+def test_the_quantile_inverts_the_normal_cdf():
+    from attention_scaling.numerics import normal_cdf
+
+    p = np.array([1e-300, 1e-12, 0.001, 0.1, 0.3, 0.5, 0.7, 0.99, 1 - 1e-12])
+    x = pr.normal_quantile(p)
+    back = normal_cdf(x)
+    assert np.allclose(back[:-1], p[:-1], rtol=1e-12, atol=0)  # x to 1e-16; Φ amplifies it by |x|² in the far tail
+    assert abs((1 - back[-1]) / 1e-12 - 1) < 1e-3  # the upper tail, where 1 - p keeps 4 digits
+    assert x[5] == 0 and np.all(np.diff(x) > 0)
+
+
+@pytest.mark.parametrize("call, param", [
+    (lambda: pr.uniforms(-1, 0, 5), "seed"),
+    (lambda: pr.uniforms(0, 1.5, 5), "stream"),
+    (lambda: pr.normals(0, 0, -1), "n"),
+    (lambda: pr.normals(0, 0, 5, start=-2), "start"),
+    (lambda: pr.uniforms(2**53, 0, 5), "seed and stream"),
+    (lambda: pr.normal_quantile([0.5, 1.0]), "p"),
+])
+def test_bad_input_is_refused_by_name(call, param):
+    with pytest.raises(ValueError, match=rf"^{param}\b"):
+        call()
