@@ -157,3 +157,84 @@ def test_the_page_quantile_at_the_ends(modules):
     want = portable_random.normal_quantile(ps)
     assert np.all(np.abs(np.array(got) - want) <= np.spacing(np.abs(want)))
     assert want[5] == 0 and want[0] < -38 and want[-1] > 8
+
+
+# --- readout numbers (format.js and attention_scaling.readout) -----------------------------------
+
+from attention_scaling.numerics import Expectation  # noqa: E402
+from attention_scaling.readout import readout_mean, readout_number  # noqa: E402
+
+
+def _number_cases() -> list[tuple]:
+    """(x, digits, near_one, complement, small): random magnitudes from 1e-300 to 10, both signs,
+    weights near 1 with and without their complement, and the ties and edges of each rule."""
+    rng = np.random.default_rng(SEED)
+    cases = []
+    for x in np.concatenate([10.0 ** rng.uniform(-300, 1, 600), -(10.0 ** rng.uniform(-20, 0, 100)),
+                             rng.uniform(0, 1, 300)]):
+        cases.append((float(x), int(rng.choice([2, 3])), False, None, bool(rng.random() < 0.8)))
+    for gap in 10.0 ** rng.uniform(-17, -1, 200):
+        cases.append((float(1 - gap), 3, True, None, True))
+        cases.append((float(1 - gap), 3, True, float(gap), True))
+    edges = [0.125, 0.375, 0.0625, 2.5e-05, 0.0005, 0.0095, 0.00995, 0.01, 0.0099999, 0.9995, 0.99949, 1.0,
+             0.0, -0.0, -1e-17, -0.0004, 0.5, 1e-300, 5e-324, 0.1 + 0.2, 9.9995, 0.00125]
+    for x in edges:
+        for digits in (2, 3):
+            cases += [(x, digits, False, None, True), (x, digits, False, None, False), (x, digits, True, None, True)]
+    cases += [(1.0, 3, True, 0.0, True), (1.0, 3, True, 3.2e-16, True), (0.5, 3, True, 0.5, True)]
+    return cases
+
+
+def _mean_cases() -> list[Expectation]:
+    rng = np.random.default_rng(SEED + 1)
+    out = []
+    for _ in range(600):
+        mean = float(10.0 ** rng.uniform(-12, 0.5)) * (1 if rng.random() < 0.9 else -1)
+        se = float(abs(mean) * 10.0 ** rng.uniform(-6, 0))
+        out.append(Expectation(mean, se, mean - se, mean + se, 200))
+    for mean, se in ((0.962, 0.006), (0.0091, 0.003), (0.134, 0.0002), (2.08, 4e-05), (1 - 9.3e-05, 9e-05),
+                     (0.25, 0.0095), (0.25, 0.00095), (0.5, 0.0), (0.0, 0.001), (3e-07, 1e-08), (0.9999, 0.00096)):
+        out.append(Expectation(mean, se, mean - se, mean + se, 200))
+    return out
+
+
+def test_the_page_writes_the_packages_readout_numbers(modules):
+    page, base = modules
+    cases = _number_cases()
+    got = page.evaluate("""async ([base, cases]) => {
+        const {readoutNumber} = await import(base + "/format.js");
+        return cases.map(([x, d, near, c, small]) => readoutNumber(x, d, near, c, small));
+    }""", [base, cases])
+    want = [readout_number(x, d, near, c, small) for x, d, near, c, small in cases]
+    wrong = [(case, g, w) for case, g, w in zip(cases, got, want) if g != w]
+    assert wrong == [], f"{len(wrong)} of {len(cases)} differ, e.g. {wrong[:5]}"
+    means = _mean_cases()
+    got = page.evaluate("""async ([base, means, nearOnes]) => {
+        const {readoutMean} = await import(base + "/format.js");
+        return means.map((e, i) => readoutMean({mean: e[0], se: e[1]}, 3, nearOnes[i]));
+    }""", [base, [(e.mean, e.se) for e in means], [e.mean > 0.99 for e in means]])
+    want = [readout_mean(e, 3, e.mean > 0.99) for e in means]
+    wrong = [(e, g, w) for e, g, w in zip(means, got, want) if g != w]
+    assert wrong == [], f"{len(wrong)} of {len(means)} differ, e.g. {wrong[:5]}"
+    # ties go to even, as Python's format does: 0.125 gives 0.12 (JavaScript's toFixed gives 0.13)
+    assert page.evaluate("""async base => {
+        const {readoutNumber} = await import(base + "/format.js");
+        return [readoutNumber(0.125, 2), readoutNumber(0.375, 2), readoutNumber(1, 3, true, 3.2e-16)];
+    }""", base) == ["0.12", "0.38", "1 − 3.2e-16"]
+
+
+def test_the_page_formats_like_python(modules):
+    page, base = modules
+    rng = np.random.default_rng(SEED + 2)
+    xs = [float(x) for x in np.concatenate([10.0 ** rng.uniform(-30, 30, 400) * rng.choice([-1, 1], 400),
+                                            [0.5, 1.5, 2.5, 0.125, 9.995, 99.95, 1e-5, 1e16, 123456.0, -0.0]])]
+    specs = [("f", 0), ("f", 2), ("f", 3), ("g", 1), ("g", 2), ("g", 3), ("#g", 2), ("#g", 1)]
+    got = page.evaluate("""async ([base, xs, specs]) => {
+        const f = await import(base + "/format.js");
+        return xs.map(x => specs.map(([kind, n]) => kind === "f" ? f.formatFixed(x, n)
+                                                   : f.formatGeneral(x, n, kind === "#g")));
+    }""", [base, xs, specs])
+    for x, row in zip(xs, got):
+        want = [format(x, f".{n}f") if kind == "f" else format(x, f"{'#' if kind == '#g' else ''}.{n}g")
+                for kind, n in specs]
+        assert row == want, (x, row, want)
