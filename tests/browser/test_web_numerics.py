@@ -85,6 +85,29 @@ def test_the_scale_module_computes_the_packages_numbers(modules):
     assert 0 < states[1]["draw"]["largestGradient"] < 1e-15
 
 
+def test_the_scale_module_writes_the_packages_readout(modules):
+    """The readout built in the page (lead, every cell, the screen reader's sentence, the alt
+    text) is the package's, character for character, at the same 303 scales."""
+    from attention_scaling.explorables.book import _describe_scale
+
+    rng = np.random.default_rng(SEED)
+    low, high = ScaleFigure.SCALE_RANGE
+    scales = [low, high, 1.0] + [float(x) for x in np.exp(rng.uniform(np.log(low), np.log(high), 300))]
+    page, base = modules
+    parts = page.evaluate("""async ([base, payload, scales]) => {
+        const {scaleState, scaleReadout} = await import(base + "/scale.js");
+        return scales.map(s => scaleReadout(scaleState(payload, s)));
+    }""", [base, web.scale_payload(seed=0), scales])
+    fig = ScaleFigure(seed=0)
+    for scale, got in zip(scales, parts):
+        fig.update(scale=scale)
+        want = _describe_scale(fig.state)
+        assert got["values"] == want.values(), scale
+        assert (got["text"], got["alt"]) == (want.text, want.alt), scale
+        assert got["columns"] == list(want.columns)
+    assert "1 − " in parts[1]["text"]  # s = 100: the largest weight shown by its distance from 1
+
+
 def test_a_payload_off_by_one_draw_is_caught(modules):
     """The comparison can fail: a payload whose draws start one later (the last one twice) is found out."""
     payload = web.scale_payload(seed=0)

@@ -1,7 +1,7 @@
 """The explorers as ES modules that compute in the page (issue 30), and the payloads they read.
 
-Each module (``numerics.js``, ``scale.js``, ``random.js``, ``format.js``: package data beside
-this file) follows the Python package formula for formula (``random.js``:
+Each module (``numerics.js``, ``scale.js``, ``random.js``, ``format.js``, ``readout.js``:
+package data beside this file) follows the Python package formula for formula (``random.js``:
 :mod:`attention_scaling.portable_random`; ``format.js``: :mod:`attention_scaling.readout`'s
 numbers, character for character), so that the page, given the numbers the package drew, shows the
 same values as the package computes (``tests/browser/test_web_numerics.py`` holds them to
@@ -22,7 +22,7 @@ from .. import _validate as v
 __all__ = ["MODULES", "module_source", "scale_payload"]
 
 #: The ES modules, by name.
-MODULES = ("numerics.js", "scale.js", "random.js", "format.js")
+MODULES = ("numerics.js", "scale.js", "random.js", "format.js", "readout.js")
 
 
 def module_source(name: str) -> str:
