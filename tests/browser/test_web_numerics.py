@@ -261,3 +261,50 @@ def test_the_page_formats_like_python(modules):
         want = [format(x, f".{n}f") if kind == "f" else format(x, f"{'#' if kind == '#g' else ''}.{n}g")
                 for kind, n in specs]
         assert row == want, (x, row, want)
+
+
+# --- bundles: one script for a page opened from disk, one module for Jupyter -----------------------
+
+
+def test_a_classic_bundle_computes_from_disk(browser, tmp_path):
+    """From file:// Chromium refuses module scripts (their imports are cross-origin there), so the
+    book will load a classic bundle: it computes the same state and readout as the package."""
+    from attention_scaling.explorables.book import _describe_scale
+
+    (tmp_path / "scale.js").write_text(web.bundle("scale.js", classic=True), encoding="utf-8")
+    (tmp_path / "page.html").write_text('<!DOCTYPE html><meta charset="utf-8"><script src="scale.js"></script>',
+                                        encoding="utf-8")
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto((tmp_path / "page.html").as_uri())
+        scales = [0.05, 0.7, 3.0, 100.0]
+        got = page.evaluate("""([payload, scales]) => scales.map(s => {
+            const w = window.attentionScalingWeb, state = w.scaleState(payload, s);
+            return [state.weights, w.scaleReadout(state).alt];
+        })""", [web.scale_payload(seed=0), scales])
+        assert errors == []
+    finally:
+        context.close()
+    fig = ScaleFigure(seed=0)
+    for scale, (weights, alt) in zip(scales, got):
+        fig.update(scale=scale)
+        _close(weights, fig.state.weights, f"s = {scale}: weights")
+        assert alt == _describe_scale(fig.state).alt
+
+
+def test_a_module_bundle_imports_as_one_file(modules):
+    page, _ = modules
+    got = page.evaluate("""async source => {
+        const url = URL.createObjectURL(new Blob([source], {type: "text/javascript"}));
+        const m = await import(url);
+        return [Object.keys(m).sort(), m.normals(0, 0, 3)];
+    }""", web.bundle("random.js"))
+    assert got[0] == ["normalQuantile", "normals", "uniforms"]
+    assert np.array_equal(got[1], portable_random.normals(0, 0, 3))
+    bundled = web.bundle("scale.js")
+    assert bundled.count("const __asb_numerics = ") == 1 and "import {" not in bundled
+    with pytest.raises(ValueError, match="name must be one of"):
+        web.bundle("nowhere.js")
