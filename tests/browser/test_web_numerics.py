@@ -308,3 +308,101 @@ def test_a_module_bundle_imports_as_one_file(modules):
     assert bundled.count("const __asb_numerics = ") == 1 and "import {" not in bundled
     with pytest.raises(ValueError, match="name must be one of"):
         web.bundle("nowhere.js")
+
+
+# --- the scale explorer drawn in the page (scale_view.js), from disk -----------------------------
+
+
+@pytest.fixture
+def scale_view(browser, tmp_path):
+    """A page opened from disk with the classic bundle of scale_view.js mounted in it: a
+    function of the viewport and colour scheme that returns the Playwright page."""
+    (tmp_path / "view.js").write_text(web.bundle("scale_view.js", classic=True), encoding="utf-8")
+    payload = web.scale_payload(seed=0)
+    import json
+
+    (tmp_path / "page.html").write_text(
+        '<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
+        '<style>body { font: 16px sans-serif; margin: 8px; } .dark { color: rgb(230, 230, 230); '
+        'background: #111; }</style><script src="view.js"></script></head><body><main id="holder">'
+        '<div id="x"></div></main><script>'
+        f'const s = document.createElement("style"); s.textContent = attentionScalingWeb.SCALE_VIEW_CSS;'
+        f'document.head.appendChild(s); window.view = attentionScalingWeb.mountScale('
+        f'document.getElementById("x"), {json.dumps(payload)});</script></body></html>', encoding="utf-8")
+    contexts = []
+
+    def open_at(width: int, height: int = 900):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        contexts.append(context)
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto((tmp_path / "page.html").as_uri())
+        assert errors == []
+        return page
+
+    yield open_at
+    for context in contexts:
+        context.close()
+
+
+def _package_readout(scale: float):
+    from attention_scaling.explorables.book import _describe_scale
+
+    fig = ScaleFigure(seed=0)
+    fig.update(scale=scale)
+    return fig.state, _describe_scale(fig.state)
+
+
+def test_the_view_draws_the_state_and_reads_it_out(scale_view):
+    page = scale_view(1280)
+    state, readout = _package_readout(1.0)
+    bars = page.eval_on_selector_all(".asb-panel:nth-child(1) rect.asb-bar", "rs => rs.map(r => [+r.dataset.value, +r.getAttribute('height')])")
+    _close([v for v, _ in bars], state.weights, "bar values")
+    heights = np.array([h for _, h in bars])
+    assert np.allclose(heights / heights[0], state.weights / state.weights[0], rtol=1e-9)  # heights are the weights
+    cells = page.eval_on_selector_all(".asb-readout td", "ts => ts.map(t => t.textContent)")
+    assert cells == readout.cells()
+    assert page.inner_text(".asb-said") == readout.text
+    jac = page.eval_on_selector_all(".asb-panel:nth-child(3) rect[data-value]", "rs => rs.map(r => +r.dataset.value)")
+    _close(jac, state.jacobian.ravel(), "Jacobian cells")
+    signs = page.eval_on_selector_all(".asb-sign", "ts => ts.map(t => t.textContent)")
+    assert signs[:8] == ["+"] + ["−"] * 7  # the diagonal is positive, the rest negative
+
+
+def test_the_slider_moves_by_keyboard_to_any_scale(scale_view):
+    page = scale_view(1280)
+    page.focus("input[type=range]")
+    page.keyboard.press("End")
+    assert float(page.get_attribute("#x", "data-scale")) == 100
+    assert page.inner_text(".asb-said") == _package_readout(100.0)[1].text
+    page.keyboard.press("Home")
+    assert float(page.get_attribute("#x", "data-scale")) == pytest.approx(0.05, rel=1e-12)
+    page.keyboard.press("ArrowRight")
+    s = float(page.get_attribute("#x", "data-scale"))
+    assert 0.05 < s < 0.06  # a step off any grid: the readout is the package's there too
+    assert page.inner_text(".asb-said") == _package_readout(s)[1].text
+    assert page.get_attribute("input[type=range]", "aria-valuetext") == f"s = {s:.3g}"
+
+
+def test_the_panels_stack_on_a_phone_and_sit_side_by_side_on_a_laptop(scale_view):
+    wide = scale_view(1280).eval_on_selector_all(".asb-panel", "ps => ps.map(p => p.getBoundingClientRect().toJSON())")
+    assert len({round(b["top"]) for b in wide}) == 1  # one row
+    page = scale_view(390, 844)
+    narrow = page.eval_on_selector_all(".asb-panel", "ps => ps.map(p => p.getBoundingClientRect().toJSON())")
+    assert all(b2["top"] >= b1["bottom"] - 0.5 for b1, b2 in zip(narrow, narrow[1:]))  # stacked
+    assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")  # nothing to scroll sideways
+    svg = page.eval_on_selector(".asb-panel svg", "s => [s.getBoundingClientRect().width, s.parentElement.clientWidth]")
+    assert abs(svg[0] - svg[1]) < 1  # the drawing scales to its box
+    small = page.evaluate("Math.min(...[...document.querySelectorAll('.asb-svg text')].map(t => t.getBoundingClientRect().height).filter(h => h > 0))")
+    assert small >= 9, small  # the smallest text on a phone, in CSS px
+
+
+def test_the_view_takes_the_pages_colours_and_its_data_table_opens(scale_view):
+    page = scale_view(1280)
+    page.evaluate("document.getElementById('holder').classList.add('dark')")
+    fill = page.eval_on_selector(".asb-tick", "t => getComputedStyle(t).fill")
+    assert fill == "rgb(230, 230, 230)"  # dark mode from the page: no second drawing
+    page.click(".asb-data summary")
+    rows = page.eval_on_selector_all(".asb-data tbody tr", "rs => rs.map(r => r.textContent)")
+    assert len(rows) == 8 and rows[0].startswith("1")

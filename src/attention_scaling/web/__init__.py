@@ -26,7 +26,7 @@ __all__ = ["MODULES", "module_source", "bundle", "scale_payload", "GLOBAL"]
 GLOBAL = "attentionScalingWeb"
 
 #: The ES modules, by name.
-MODULES = ("numerics.js", "scale.js", "random.js", "format.js", "readout.js")
+MODULES = ("numerics.js", "scale.js", "random.js", "format.js", "readout.js", "scale_view.js")
 
 
 def module_source(name: str) -> str:
