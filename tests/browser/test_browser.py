@@ -433,7 +433,16 @@ def test_quizzes_give_feedback_by_mouse_and_keyboard(browser, site, page_name):
     quiz.locator(".asb-code-copy").click()
     assert page.evaluate("() => window.getSelection().toString()") == code
     # A reload keeps the answers (the ninth cold reading lost them): the code, the option now
-    # chosen in each question (the right one) and its feedback come back.
+    # chosen in each question (the right one) and its feedback come back. Chromium hands a
+    # page's localStorage writes to its browser process asynchronously, and a reload within
+    # milliseconds could read the store before them (twice in loaded full runs): another tab
+    # of the same origin first sees every answer stored, as a reader's next visit would.
+    other = context.new_page()
+    other.goto(page.url)
+    other.wait_for_function("""() => Object.keys(localStorage).some(k => k.startsWith('asb-quiz:') &&
+                                     JSON.parse(localStorage.getItem(k)).chosen.every(c => c !== null))""",
+                            timeout=10_000)
+    other.close()
     page.reload(wait_until="load")
     questions = page.locator(".asb-question")
     page.wait_for_selector(".asb-code", state="visible", timeout=10_000)
