@@ -233,9 +233,9 @@ PREDICTIONS = (
                                    "And the blue one?", (("attention", 2),)),
     Prediction("dₖ = 64, m = 3, then m = 10", "Do the blue (scaled) weights saturate now? Why, or why not?",
                (("attention", 3), ("attention", 4))),
-    Prediction("Optional: normalisation explorer, m = 10, then switch “scaled” to “QK-norm”",
-               "What happens to the largest weight when QK-norm is switched on?",
-               (("normalization", 0), ("normalization", 1))),
+    Prediction("Optional: normalisation explorer at m = 10: “scaled by 1/√dₖ”, “QK-norm”, then its gain",
+               "What happens to the largest weight when QK-norm is on? When its gain moves?",
+               (("normalization", 0), ("normalization", 1), ("normalization", 2), ("normalization", 3))),
 )
 
 #: The exit ticket's questions (the answers are on the instructor page).

@@ -1,4 +1,4 @@
-"""What an explorer shows, as typed data: one frozen dataclass a family of explorers.
+"""What an explorer shows, as typed data: one frozen dataclass per family of explorers.
 
 A live figure's ``update(...)`` leaves its state in ``figure.state``: the settings, the one
 draw's weights, what the readout reports of them (:class:`Measures` of floats) and, where the
@@ -34,9 +34,8 @@ class Measures(Generic[T]):
     :class:`~attention_scaling.numerics.Expectation` each for many.
 
     ``largest_gradient`` is the largest :math:`P_j(1-P_j)`, with :math:`1-P_j` summed from the
-    other weights (:func:`~attention_scaling.numerics.weight_measures`). ``jacobian_norm``
-    (‖J‖₂, the largest eigenvalue of diag(P) − PPᵀ) only the scale
-    explorer reports.
+    other weights (:func:`~attention_scaling.numerics.weight_measures`). Only the scale explorer
+    reports ``jacobian_norm``, ‖J‖₂: the largest eigenvalue of diag(P) − PPᵀ.
     """
 
     max_weight: T
