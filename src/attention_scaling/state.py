@@ -111,8 +111,24 @@ class AttentionState:
         return self.draw.unscaled.values() + self.draw.scaled.values()
 
 
+class _OneVector:
+    """What the explorers of one weight vector (scale, normalisation) share."""
+
+    weights: np.ndarray
+    draw: Measures[float]
+
+    @property
+    def max_entropy(self) -> float:
+        """ln n: the entropy of uniform weights, the largest there is."""
+        return float(np.log(len(self.weights)))
+
+    def values(self) -> list[float]:
+        """Every number of the one draw the readout shows."""
+        return self.draw.values()
+
+
 @dataclass(frozen=True)
-class ScaleState:
+class ScaleState(_OneVector):
     """The scale explorer (:class:`~attention_scaling.figures.ScaleFigure`): one score vector
     times ``scale``; ``mean`` is over ``n_draws`` such vectors."""
 
@@ -125,17 +141,9 @@ class ScaleState:
     mean: Measures[Expectation]
     n_draws: int
 
-    @property
-    def max_entropy(self) -> float:
-        return float(np.log(len(self.weights)))
-
-    def values(self) -> list[float]:
-        """Every number of the one draw the readout shows."""
-        return self.draw.values()
-
 
 @dataclass(frozen=True)
-class NormalizationState:
+class NormalizationState(_OneVector):
     """The normalisation explorer (:class:`~attention_scaling.figures.NormalizationFigure`):
     ``mode`` (``"scaled"``, ``"qk-l2"``, ``"qk-layernorm"``) at ``magnitude``, QK-norm's
     ``gain``; ``mean`` is over ``n_queries`` queries."""
@@ -148,14 +156,6 @@ class NormalizationState:
     draw: Measures[float]
     mean: Measures[Expectation]
     n_queries: int
-
-    @property
-    def max_entropy(self) -> float:
-        return float(np.log(len(self.weights)))
-
-    def values(self) -> list[float]:
-        """Every number of the one draw the readout shows."""
-        return self.draw.values()
 
 
 @dataclass(frozen=True)
