@@ -53,6 +53,7 @@
   }
   function init(root) {
     var data = JSON.parse(root.querySelector("script.asb-data").textContent);
+    if (data.module) { initModule(root, data); return; }
     var frame = root.querySelector("img.asb-frame");
     var readout = readoutOf(root, data.readout);
     // position(k): the chosen index of control k
@@ -108,6 +109,23 @@
     root.addEventListener("pointerdown", warm);
     present(root, data, show);
     keyPanelFirst(root);
+    ready(root);
+  }
+  // An explorer that computes in the page (attention_scaling/explorables/page.py): its module
+  // (attention_scaling.web, the classic script the page carries) draws and reads out at any
+  // slider position; Present mode steps its slider through the stops as it does a player's.
+  // Without the module the build's picture and readout stay, and no control shows.
+  function initModule(root, data) {
+    var web = window.attentionScalingWeb;
+    if (!web || typeof web[data.module.mount] !== "function") { return; }
+    var options = Object.assign({ inputId: data.controls[0].id }, data.module.options);
+    var view = web[data.module.mount](root, data.payload, options);
+    root.asbShowPanel = view.showPanel;
+    root.asbDefaultStops = view.roundStops;  // without the lesson's stops: its round values
+    present(root, data, view.fromInput);
+    ready(root);
+  }
+  function ready(root) {
     root.classList.add("asb-ready");
     // The maths in a player's title and labels is not a Tab stop: a keyboard user tabs from
     // control to control. (Elsewhere MathJax keeps its Tab stops, which make scrolling
@@ -228,7 +246,9 @@
       root.style.setProperty("--asb-room", px);
       // the figure changed size (a readout that arrived with its frame took another line): at
       // a stop, its panel is brought into view again for the new width
-      if (stops && stops[current].at.join(",") === positions().join(",")) { showPanel(stops[current].panelFrom); }
+      if (stops && stops[current].at.join(",") === positions().join(",") && !root.asbShowPanel) {
+        showPanel(stops[current].panelFrom);
+      }
     }
     function describe() {  // the caption: the stop shown, or the one last visited
       var now = positions().join(",");
@@ -245,7 +265,7 @@
       current = Math.max(0, Math.min(stops.length - 1, k));
       setTo(stops[current].at);
       describe();
-      showPanel(stops[current].panelFrom);
+      if (root.asbShowPanel) { root.asbShowPanel(stops[current].panel); } else { showPanel(stops[current].panelFrom); }
       if (back) { back.disabled = current === 0; }
       if (next) { next.disabled = current === stops.length - 1; }
     }
@@ -294,7 +314,9 @@
     function enter(byClick) {
       if (active) { return; }
       active = true;
-      if (!data.stops || !data.stops.length) { stops = firstControlStops(data, positions()); }
+      if (!data.stops || !data.stops.length) {
+        stops = root.asbDefaultStops ? root.asbDefaultStops : firstControlStops(data, positions());
+      }
       scroll = [window.scrollX, window.scrollY];
       before = positions();  // the reader's own settings, given back on leaving
       placeholder = document.createElement("div");

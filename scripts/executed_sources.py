@@ -5,7 +5,8 @@ A page's cached outputs go stale only when code its kernel runs changes. That is
 ``attention_scaling`` module a page imports (``book/*.md`` and ``notebooks/*.ipynb``),
 with every module those import in turn, found by reading their source (ast), not by
 importing them: an import inside a function counts as much as one at the top. The
-package's ``__init__`` and ``_validate`` always count. A build tool that no page imports
+package's ``__init__`` and ``_validate`` always count, and so do the data files (``.js``,
+``.css``, ``.json``) of every subpackage counted: the scripts the explorers put in a page. A build tool that no page imports
 (the Sphinx extension, the page-speed bundler, publishing) is left out, so editing it
 re-executes no chapter.
 
@@ -21,6 +22,8 @@ import sys
 from pathlib import Path
 
 PACKAGE = "attention_scaling"
+#: Package data a page can run, read beside the subpackage that holds it.
+DATA_SUFFIXES = (".js", ".css", ".json")
 _PAGE_IMPORT = re.compile(rf"^\s*(?:from|import)\s+({PACKAGE}(?:\.\w+)*)(?:\s+import\s+([\w ,()]+))?", re.M)
 
 
@@ -87,7 +90,10 @@ def sources(root: Path) -> list[Path]:
         # A module runs its package's __init__ first.
         parents = {".".join(name.split(".")[:i]) for i in range(1, name.count(".") + 1)}
         todo |= (_imports_of(path, name) | parents) - set(seen)
-    return sorted(seen.values())
+    # A package's data files (attention_scaling.web's ES modules) run in the pages too.
+    data = {f for p in seen.values() if p.name == "__init__.py" for f in p.parent.iterdir()
+            if f.is_file() and f.suffix in DATA_SUFFIXES}
+    return sorted(set(seen.values()) | data)
 
 
 if __name__ == "__main__":

@@ -47,6 +47,28 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
     return read_myst_markdown_notebook(path.read_text(), path=path)
 
 
+#: The explorers that compute in the page (attention_scaling.explorables.page: SVG drawn by an ES
+#: module); the others are still players of precomputed frames.
+MODULE_EXPLORERS = ("scale_explorer",)
+
+
+def player_pages(frames: bool | None = None) -> list[str]:
+    """The built pages that show an explorer (a code cell calls ``..._explorer(``): all of them,
+    or with ``frames`` only those with a frame player (True) or only a module (False)."""
+    import re
+
+    out = []
+    for path in toc_files():
+        calls = {m for c in read_notebook(path).cells if c.cell_type == "code"
+                 for m in re.findall(r"(\w+_explorer)\(", c.source)}
+        if not calls:
+            continue
+        has_frames = bool(calls - set(MODULE_EXPLORERS))
+        if frames is None or frames == has_frames:
+            out.append(html_page(path))
+    return out
+
+
 def executable(path: Path) -> bool:
     nb = read_notebook(path)
     return any(cell.cell_type == "code" for cell in nb.cells)

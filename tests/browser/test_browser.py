@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from attention_scaling.quiz import answer_code, read_code
-from book_files import ROOT, html_page, read_notebook, toc_files
+from book_files import ROOT, html_page, player_pages, read_notebook, toc_files
 from checks import wait_for_maths
 from book_files import HTML
 
@@ -212,14 +212,12 @@ def test_raw_tex_detector(text, flagged):
 
 
 # Pages whose source displays an explorable (each shows up as a static player).
-PLAYER_PAGES = [
-    html_page(p) for p in toc_files()
-    if any(c.cell_type == "code" and "_explorer(" in c.source for c in read_notebook(p).cells)
-]
+PLAYER_PAGES = player_pages()
+FRAME_PLAYER_PAGES = player_pages(frames=True)
 
 
 @pytest.mark.parametrize("mode", ["http", "file"])
-@pytest.mark.parametrize("page_name", PLAYER_PAGES)
+@pytest.mark.parametrize("page_name", FRAME_PLAYER_PAGES)
 def test_players_respond_to_keyboard_and_mouse(browser, site, server, page_name, mode):
     """Every control of every static player changes the frame and its alt text, by key and by
     mouse: sliders (Home, ArrowRight, End, a click) and radio buttons (arrow keys, a click)."""

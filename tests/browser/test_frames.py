@@ -30,7 +30,7 @@ from attention_book.sphinx_ext import (
     FrameBudgetError,
     externalize_frames,
 )
-from book_files import html_page, read_notebook, toc_files
+from book_files import player_pages
 from checks import player_text
 
 # --- the hook, on small sites ----------------------------------------------------------------
@@ -200,7 +200,7 @@ def test_the_real_player_markup_is_rewritten(tmp_path):
     other = next(v for v in control.values if v != control.default)
     # the lesson's stops are not on a two-point grid (the player would refuse them): none here
     explorer = dataclasses.replace(explorer, controls=[dataclasses.replace(control, values=(control.default, other))],
-                                   stops=())
+                                   stops=(), web=None, payload=None)  # a frame player
     html_text = explorer.static_html()
     inline = json.loads(re.search(r'class="asb-data">(.*?)</script>', html_text, re.S).group(1))["frames"]
     (tmp_path / "book").mkdir()
@@ -217,12 +217,25 @@ def test_the_real_player_markup_is_rewritten(tmp_path):
         assert src.startswith("../_images/asb/") and (target.parent / src).is_file()
 
 
+def test_an_explorer_that_computes_in_the_page_ships_its_picture_as_a_file(tmp_path):
+    """The scale explorer has no frames; the picture a reader without scripts sees leaves the
+    page for a file like a frame, which the page then loads only inside <noscript>."""
+    from attention_scaling.explorables import scale_explorer
+
+    html_text = scale_explorer().static_html()
+    inline = re.search(r'<img class="asb-picture" src="data:image/png;base64,([^"]+)"', html_text).group(1)
+    (tmp_path / "book").mkdir()
+    target = tmp_path / "book" / "page.html"
+    target.write_text(page(html_text))
+    report = externalize_frames(tmp_path)
+    assert [(p["frames"], p["files"]) for p in report["book/page.html"]] == [(0, 1)]
+    src = re.search(r'<noscript><img class="asb-picture" src="([^"]+)"', target.read_text()).group(1)
+    assert src.startswith("../_images/asb/") and (target.parent / src).read_bytes() == base64.b64decode(inline)
+
+
 # --- the built book --------------------------------------------------------------------------
 
-PLAYER_PAGES = [
-    html_page(p) for p in toc_files()
-    if any(c.cell_type == "code" and "_explorer(" in c.source for c in read_notebook(p).cells)
-]
+PLAYER_PAGES = player_pages(frames=True)  # the scale explorer draws in the page: no frames
 
 
 @pytest.mark.build

@@ -22,8 +22,10 @@ The four rules:
    1280 and ≥ 9 at 390. It is computed from the font size and dpi the figure was drawn
    with (a PNG text chunk written by :func:`attention_scaling.figures.png_bytes`) and the
    width the browser shows the image at.
-4. dark mode: every figure and player looks the same in dark mode as in light mode (pixel
+4. dark mode: every figure and frame player looks the same in dark mode as in light mode (pixel
    for pixel, up to antialiasing), and axe-core finds no colour-contrast violation (at 1280).
+   An explorer drawn in the page (SVG, ``.asb-panels``) takes the page's colours instead:
+   tests/browser/test_explorer_in_the_page.py checks its text against the page's.
 
 A fifth rule, navigation, runs in the same visit (test_page_served), opened in a browser whose
 system setting is dark and with no mode chosen: the page follows the system's
@@ -243,7 +245,9 @@ def figure_shots(page) -> list[bytes]:
     otherwise bring the page background beside the scroller into the picture.
     """
     shots = []
-    targets = page.locator(f"{CONTENT} .asb-stack, {CONTENT} img:not(.asb-stack img)")
+    # (an explorer drawn in the page, .asb-panels, takes the page's colours in dark mode by
+    # design: tests/browser/test_explorer_in_the_page.py checks those)
+    targets = page.locator(f"{CONTENT} .asb-stack:not(.asb-panels), {CONTENT} img:not(.asb-stack img)")
     for i in range(targets.count()):
         t = targets.nth(i)
         if t.is_visible() and (t.bounding_box() or {}).get("width", 0) > 20:

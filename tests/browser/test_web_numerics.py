@@ -110,7 +110,7 @@ def test_the_scale_module_writes_the_packages_readout(modules):
 
 def test_a_payload_off_by_one_draw_is_caught(modules):
     """The comparison can fail: a payload whose draws start one later (the last one twice) is found out."""
-    payload = web.scale_payload(seed=0)
+    payload = web.unpack(web.scale_payload(seed=0))  # as lists: plain arrays pass through payload.js too
     shifted = dict(payload, draws=payload["draws"][1:] + payload["draws"][-1:])
     state = _in_page(modules, shifted, [2.0])[0]
     with pytest.raises(AssertionError, match="quantile|mean|se|low|high"):
@@ -403,6 +403,44 @@ def test_the_view_takes_the_pages_colours_and_its_data_table_opens(scale_view):
     page.evaluate("document.getElementById('holder').classList.add('dark')")
     fill = page.eval_on_selector(".asb-tick", "t => getComputedStyle(t).fill")
     assert fill == "rgb(230, 230, 230)"  # dark mode from the page: no second drawing
-    page.click(".asb-data summary")
-    rows = page.eval_on_selector_all(".asb-data tbody tr", "rs => rs.map(r => r.textContent)")
+    page.click(".asb-numbers summary")
+    rows = page.eval_on_selector_all(".asb-numbers tbody tr", "rs => rs.map(r => r.textContent)")
     assert len(rows) == 8 and rows[0].startswith("1")
+
+
+def test_the_slider_positions_are_the_packages(modules):
+    """Every one of the 1 001 positions gives the scale `web.scale_at` says (the round values
+    exactly; the others to a unit or two in the last place: JavaScript's ** and C's pow), and
+    `web.scale_position` is the page's inverse at round values and between them."""
+    from attention_scaling.explorables import SCALES
+
+    page, base = modules
+    got = page.evaluate("""async ([base, nice, values]) => {
+        const {scalePositions} = await import(base + "/scale_view.js");
+        const at = scalePositions(nice);
+        return {scales: Array.from({length: at.steps + 1}, (_, k) => at.toScale(k)), steps: at.steps,
+                positions: values.map(at.toStep)};
+    }""", [base, list(SCALES), list(SCALES) + [0.0731, 2.5, 47.0, 99.9]])
+    assert got["steps"] == web.SCALE_STEPS
+    want = [web.scale_at(k, SCALES) for k in range(web.SCALE_STEPS + 1)]
+    _close(got["scales"], want, "slider scales")
+    assert [got["scales"][web.scale_position(x)] for x in SCALES] == list(SCALES)  # exact
+    assert got["positions"] == [web.scale_position(x) for x in list(SCALES) + [0.0731, 2.5, 47.0, 99.9]]
+    for bad in (-1, 1001, 2.5, True):
+        with pytest.raises(ValueError, match="^position"):
+            web.scale_at(bad)
+
+
+def test_a_packed_payload_is_the_packages_doubles_bit_for_bit(modules):
+    page, base = modules
+    payload = web.scale_payload(seed=0)
+    got = page.evaluate("""async ([base, payload]) => {
+        const {unpack} = await import(base + "/payload.js");
+        const u = unpack(payload);
+        return [u.z, u.draws, unpack(u) === u];
+    }""", [base, payload])
+    fig = ScaleFigure(seed=0)
+    assert np.array_equal(got[0], fig.z) and np.array_equal(got[1], fig.z_draws) and got[2]
+    assert web.unpack(payload)["draws"] == fig.z_draws.tolist()
+    with pytest.raises(ValueError, match="finite"):
+        web.pack([1.0, float("nan")])

@@ -79,3 +79,16 @@ def test_a_page_that_imports_a_tool_brings_it_in(tiny):
     assert "tool" not in names(tiny)  # named only in a markdown cell
     write(tiny / "book" / "teach.md", "```{code-cell} ipython3\nimport attention_scaling.tool as t\n```\n")
     assert "tool" in names(tiny)
+
+
+def test_the_scripts_a_counted_subpackage_holds_count_too(tiny):
+    """An explorer's ES modules run in the page its cell writes: editing one re-executes."""
+    write(tiny / "src" / "attention_scaling" / "sub" / "view.js", "export const x = 1;\n")
+    write(tiny / "src" / "attention_scaling" / "sub" / "notes.txt", "not run\n")
+    write(tiny / "src" / "attention_scaling" / "other" / "__init__.py", "")
+    write(tiny / "src" / "attention_scaling" / "other" / "unused.js", "export const y = 2;\n")
+    files = {str(p.relative_to(tiny / "src" / "attention_scaling")) for p in executed_sources.sources(tiny)}
+    assert "sub/view.js" in files
+    assert "sub/notes.txt" not in files and "other/unused.js" not in files  # no page imports `other`
+    assert {"web/scale_view.js", "web/scale.js"} <= {str(p.relative_to(ROOT / "src" / "attention_scaling"))
+                                                     for p in executed_sources.sources(ROOT)}

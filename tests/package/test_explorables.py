@@ -225,9 +225,44 @@ def test_normalization_player_has_radio_choice_and_gain():
     assert data["frames"][at(0, 1.0, 8.0)] != data["frames"][at(0, 1.0, 32.0)]
 
 
-def test_scale_player_grid():
-    data = player_data(static_player(scale_explorer))
-    assert len(data["frames"]) == len(SCALES)
+def test_the_scale_explorer_computes_in_the_page():
+    """No frames: the page gets the module's payload (the draws as numbers, the round scales
+    the slider stops at exactly), the stops as slider positions, the module once, and for a
+    reader without scripts the build's picture and readout of the default setting."""
+    from attention_scaling import lesson, web
+
+    markup = static_player(scale_explorer)
+    data = player_data(markup)
+    assert "frames" not in data and data["module"]["mount"] == "mountScale"
+    payload = web.unpack(data["payload"])
+    assert len(payload["z"]) == 8 and np.array(payload["draws"]).shape == (ENSEMBLE_QUERIES, 8)
+    assert payload["z"] == sorted(payload["z"], reverse=True) and payload["nice"] == list(SCALES)
+    stops = lesson.stops("scale")
+    assert [s["at"] for s in data["stops"]] == [[web.scale_position(st.settings["scale"])] for st in stops]
+    assert [s["panel"] for s in data["stops"]] == [st.panel for st in stops]
+    (control,) = data["controls"]
+    assert re.search(rf'<input type="range" id="{control["id"]}" min="0" max="{web.SCALE_STEPS}" step="1" '
+                     rf'value="{web.scale_position(1.0)}"', markup)
+    assert markup.count('<script id="asb-web-modules">') == 1 and "mountScale" in markup
+    assert re.search(r'<noscript><img class="asb-picture" src="data:image/png;base64,[^"]+" alt="Softmax explorer. '
+                     r'One draw of 8 scores \(seed 0\) times a scale s = 1 ', markup)
+    assert '<p class="asb-lead">One draw of 8 scores (seed 0) times a scale s = 1 (temperature 1).</p>' in markup
+    assert "</script>" not in markup.split('<script id="asb-web-modules">')[1][:-len("</script></div>")]
+
+
+def test_the_scale_sliders_positions():
+    """1 000 positions from 0.05 to 100, both ends exact; round values at distinct positions."""
+    from attention_scaling import web
+
+    assert web.scale_position(0.05) == 0 and web.scale_position(100) == web.SCALE_STEPS == 1000
+    positions = [web.scale_position(s) for s in SCALES]
+    assert positions == sorted(set(positions))
+    assert web.scale_position(1.0) == round(1000 * np.log(20) / np.log(2000)) == 394
+    for bad in (0.049, 101, float("nan"), -1, "1", True):
+        with pytest.raises(ValueError, match="^scale"):
+            web.scale_position(bad)
+    with pytest.raises(ValueError, match="^nice"):
+        web.scale_payload(0, nice=(1.0, 1.001))
 
 
 def test_display_switches_on_the_build_variable(monkeypatch):
@@ -694,7 +729,7 @@ def test_player_data_carries_the_stops_as_grid_indices(attention_player):
 
 def test_a_player_without_lesson_stops_ships_none():
     data = player_data(static_player(scale_explorer))
-    assert [s["index"] for s in data["stops"]] == [SCALES.index(s.settings["scale"]) for s in lesson.stops("scale")]
+    assert len(data["stops"]) == len(lesson.stops("scale"))
     explorable = scale_explorer()
     explorable.stops = ()
     assert player_data(explorable.static_html())["stops"] == []

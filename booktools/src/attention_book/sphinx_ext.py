@@ -434,8 +434,9 @@ FRAMES_DIR = "_images/asb"
 PLAYER_DISK_BUDGET_BYTES = 4_000_000
 
 _PLAYER_DATA = re.compile(r'(<script type="application/json" class="asb-data">)(.*?)(</script>)', re.S)
-# a player's background and default-frame images (class and src in either order)
-_PLAYER_IMG = re.compile(r'<img\b(?=[^>]*\sclass="[^"]*\basb-(?:background|frame)\b)[^>]*>')
+# a player's background and default-frame images, and the picture an explorer that computes in
+# the page shows without scripts (class and src in either order)
+_PLAYER_IMG = re.compile(r'<img\b(?=[^>]*\sclass="[^"]*\basb-(?:background|frame|picture)\b)[^>]*>')
 _SRC = re.compile(r'(\ssrc=")([^"]*)(")')
 _PLAYER_ID = re.compile(r'<div class="asb-player\b[^"]*"[^>]*?\sid="([^"]+)"')
 _DATA_PREFIX = "data:image/png;base64,"

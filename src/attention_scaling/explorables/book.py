@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as v
-from .. import lesson
+from .. import lesson, web
 from ..figures import D_VALUES, MAX_KEYS, AttentionFigure, NormalizationFigure, ScaleFigure
 from ..numerics import ENSEMBLE_QUERIES, Expectation
 from ..readout import Group, Readout, Row
@@ -113,6 +113,8 @@ def scale_explorer(seed: int = 0) -> Explorable:
         describe=_describe_scale,
         stops=lesson.stops("scale"),
         fast="scale",
+        web="mountScale",
+        payload=lambda: web.scale_payload(seed, nice=SCALES),
     )
 
 

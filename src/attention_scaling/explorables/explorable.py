@@ -18,6 +18,7 @@ from ..figures import BlitFigure
 from ..readout import Readout, readout_html
 from .controls import Control, FRAME_BUDGET_BYTES, _value_set, live_positions, static_mode
 from .live import RADIO_CLASS, RADIO_KEYS_JS, _FrameCache, _caches, _readout_html
+from .page import module_html
 from .player import _present_markup, _readout_data
 from .text import _subscripts, math_html, plain_text
 
@@ -41,12 +42,18 @@ class Explorable:
     describe: Any = None  # callable(state) -> Readout (attention_scaling.readout)
     stops: tuple = ()  # the lesson's settings to step through (attention_scaling.lesson)
     fast: str | None = None  # the control whose row of frames the live widget caches in the page
+    # An explorer that computes in the page (explorables.page): its module's mount function in
+    # attention_scaling.web, and what it is given (a callable returning the payload).
+    web: str | None = None
+    payload: Callable[[], dict] | None = None
     _figure: BlitFigure | None = None
 
     def __post_init__(self):
         names = [c.name for c in self.controls + self.live_only]
         if self.fast is not None and self.fast not in names:
             raise ValueError(f"fast must name one of the controls {names}, got {self.fast!r}")
+        if (self.web is None) != (self.payload is None):
+            raise ValueError("web and payload go together: a module to mount and what it is given")
 
     @property
     def figure(self) -> BlitFigure:
@@ -188,6 +195,8 @@ class Explorable:
         with the artists that change. The default frame is in the HTML itself, so the page
         shows it without JavaScript and when printed.
         """
+        if self.web is not None:
+            return module_html(self, f"asb-{self.name}-{next(_ids)}")
         grid = {c.name: c.values for c in self.controls}
         stops = lesson.check_stops(self.name, grid, self.stops) if self.stops else ()  # before any frame
         frames = self.static_frames()
@@ -251,7 +260,8 @@ class Explorable:
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         if static_mode():
-            return {"text/html": self.static_html(), "text/plain": f"{plain_text(self.title)} (static player)"}
+            kind = "computed in the page" if self.web is not None else "static player"
+            return {"text/html": self.static_html(), "text/plain": f"{plain_text(self.title)} ({kind})"}
         # The widget-view bundle, built here rather than by the widget: ipywidgets 7 (Colab's)
         # has no Widget._repr_mimebundle_, ipywidgets 8 makes the same bundle.
         box = self.widget()

@@ -15,18 +15,23 @@ in between.
 
 from __future__ import annotations
 
+import base64
+import math
 import re
 from importlib.resources import files
 
+import numpy as np
+
 from .. import _validate as v
 
-__all__ = ["MODULES", "module_source", "bundle", "scale_payload", "GLOBAL"]
+__all__ = ["MODULES", "module_source", "bundle", "scale_payload", "pack", "unpack", "scale_position", "scale_at", "SCALE_RANGE", "SCALE_STEPS",
+           "GLOBAL"]
 
 #: The global object a classic bundle fills with the entry module's exports.
 GLOBAL = "attentionScalingWeb"
 
 #: The ES modules, by name.
-MODULES = ("numerics.js", "scale.js", "random.js", "format.js", "readout.js", "scale_view.js")
+MODULES = ("numerics.js", "scale.js", "random.js", "format.js", "readout.js", "payload.js", "scale_view.js")
 
 
 def module_source(name: str) -> str:
@@ -37,6 +42,7 @@ def module_source(name: str) -> str:
 
 
 _IMPORT = re.compile(r'^import \{([^}]*)\} from "\./([a-z_]+\.js)";\n', re.M)
+_COMMENT_LINE = re.compile(r"^[ \t]*//.*\n", re.M)
 _EXPORT = re.compile(r"^export (?:async )?(?:function\*? |const |let )([A-Za-z_$][\w$]*)", re.M)
 
 
@@ -63,7 +69,7 @@ def bundle(entry: str, classic: bool = False) -> str:
     order = _order(entry, [])
     parts = ["// Bundled by attention_scaling.web.bundle from " + ", ".join(order) + ".", '"use strict";']
     for name in order:
-        source = module_source(name)
+        source = _COMMENT_LINE.sub("", module_source(name))  # the page need not carry the explanations
         imports = _IMPORT.findall(source)
         exported = _EXPORT.findall(source)
         body = _EXPORT.sub(lambda m: m.group(0).removeprefix("export "), _IMPORT.sub("", source))
@@ -82,12 +88,64 @@ def _scope(name: str) -> str:
     return "__asb_" + name.removesuffix(".js")
 
 
-def scale_payload(seed: int = 0) -> dict:
+#: The scale explorer's range and the positions of its log slider (``scale_view.js``).
+SCALE_RANGE = (0.05, 100.0)
+SCALE_STEPS = 1000
+
+
+def scale_position(scale: float) -> int:
+    """The position of the scale slider (0 to :data:`SCALE_STEPS`) nearest ``scale``: where the
+    page's slider shows exactly ``scale`` when it is one of the payload's ``nice`` values
+    (``scale_view.js``, ``scalePositions``)."""
+    low, high = SCALE_RANGE
+    scale = v.positive_real(scale, "scale")
+    if not low <= scale <= high:
+        raise ValueError(f"scale must lie in [{low}, {high}], got {scale}")
+    return int(min(SCALE_STEPS, max(0, round(SCALE_STEPS * math.log(scale / low) / math.log(high / low)))))
+
+
+def scale_at(position: int, nice: tuple = ()) -> float:
+    """The scale the page's slider gives at ``position`` (0 to :data:`SCALE_STEPS`): one of
+    ``nice`` where it sits nearest that value, else ``0.05 · 2000^(position/1000)``, both ends
+    exact (``scale_view.js``, ``scalePositions``; the book's slider has ``nice`` =
+    :data:`~attention_scaling.explorables.SCALES`)."""
+    position = v.positive_int(position, "position", minimum=0)
+    if position > SCALE_STEPS:
+        raise ValueError(f"position must lie in [0, {SCALE_STEPS}], got {position}")
+    for value in nice:
+        if scale_position(value) == position:
+            return float(value)
+    low, high = SCALE_RANGE
+    return low if position == 0 else high if position == SCALE_STEPS else low * (high / low) ** (position / SCALE_STEPS)
+
+
+def scale_payload(seed: int = 0, nice: tuple = ()) -> dict:
     """What ``scale.js`` needs for the scale explorer of ``seed``: the scores shown (``z``,
     sorted, largest first) and the draws behind its means (``draws``, the first of them the
-    one shown, unsorted), as :class:`~attention_scaling.figures.ScaleFigure` draws them."""
+    one shown, unsorted), as :class:`~attention_scaling.figures.ScaleFigure` draws them, and the
+    round scales its slider stops at exactly (``nice``: no two at one position)."""
     from ..figures import ScaleFigure
 
     seed = v.positive_int(seed, "seed", minimum=0)
     fig = ScaleFigure(seed=seed)
-    return {"seed": seed, "z": [float(x) for x in fig.z], "draws": [[float(x) for x in row] for row in fig.z_draws]}
+    nice_values = [float(x) for x in nice]
+    positions = [scale_position(x) for x in nice_values]
+    if len(set(positions)) != len(positions):
+        raise ValueError(f"nice must hold scales at distinct slider positions, got {nice_values}")
+    return {"seed": seed, "z": pack(fig.z), "draws": pack(fig.z_draws), "nice": nice_values}
+
+
+def pack(values) -> str:
+    """Numbers as the page reads them (``payload.js``): the bytes of float64s, little-endian,
+    in base64; exactly these doubles, in 10.7 characters each where their text takes about 19."""
+    array = np.asarray(values, dtype=float)
+    if not np.all(np.isfinite(array)):
+        raise ValueError("values must be finite")
+    return base64.b64encode(array.astype("<f8").tobytes()).decode("ascii")
+
+
+def unpack(payload: dict) -> dict:
+    """A payload with its packed numbers as lists again (``z`` a list, ``draws`` rows of ``len(z)``)."""
+    z = np.frombuffer(base64.b64decode(payload["z"]), dtype="<f8")
+    draws = np.frombuffer(base64.b64decode(payload["draws"]), dtype="<f8").reshape(-1, len(z))
+    return {**payload, "z": z.tolist(), "draws": draws.tolist()}

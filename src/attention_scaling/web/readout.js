@@ -26,6 +26,7 @@ export function readoutParts(readout) {
   const text = `${readout.lead} ${said.join("; ")}.` + (readout.note ? ` ${readout.note}` : "");
   return {
     lead: readout.lead,
+    note: readout.note || "",
     columns: withMean ? ["measure", "this draw", "mean ± s.e."] : ["measure", "this draw"],
     groups,
     values: [readout.lead, ...groups.flatMap(g => g.rows.flatMap(r => r.cells))],

@@ -4,11 +4,13 @@
 // (attention_scaling.web.scale_payload): the scores shown and the draws, as numbers.
 import {formatFixed, formatGeneral} from "./format.js";
 import {diagonalGradient, expectation, jacobian, largestEigenvalue, measures, softmax} from "./numerics.js";
+import {unpack} from "./payload.js";
 import {readoutParts} from "./readout.js";
 
 export const SCALE_RANGE = [0.05, 100];
 
-export function scaleState(payload, scale) {
+export function scaleState(packed, scale) {
+  const payload = unpack(packed);
   const s = Number(scale);
   if (!(s >= SCALE_RANGE[0] && s <= SCALE_RANGE[1])) {
     throw new RangeError(`scale must lie in [${SCALE_RANGE}], got ${scale}`);

@@ -4,6 +4,7 @@
 // image. Colours come from the page (CSS custom properties, `currentColor` for text), so dark
 // mode needs no second drawing; nothing animates.
 import {formatFixed, formatGeneral} from "./format.js";
+import {unpack} from "./payload.js";
 import {SCALE_RANGE, scaleReadout, scaleState} from "./scale.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -31,24 +32,28 @@ function html(tag, attrs = {}, parent = null, text = null) {
   return e;
 }
 
-// One panel: a 300 x 230 user-unit plot area with a title, a y axis and the index on x.
-const W = 300, H = 230, L = 44, R = 8, T = 26, B = 40;
+// One panel: a 220 x 200 user-unit plot area with a title, a y axis and the index on x (three
+// fit the book's column beside its sidebar, about 630 px, with text of 11 px or more; a phone
+// stacks them).
+const W = 220, H = 200, L = 50, R = 6, T = 24, B = 38;
 
-function panel(parent, title, label) {
+// (The figure box is one image to a screen reader, described by the readout's alt text.)
+function panel(parent, title) {
   const fig = html("figure", {class: "asb-panel"}, parent);
-  const svg = node("svg", {viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": label, class: "asb-svg"}, fig);
-  node("text", {x: W / 2, y: 16, "text-anchor": "middle", class: "asb-title"}, svg, title);
+  const svg = node("svg", {viewBox: `0 0 ${W} ${H}`, "aria-hidden": "true", class: "asb-svg"}, fig);
+  node("text", {x: W / 2, y: 16, "text-anchor": "middle", class: "asb-ptitle"}, svg, title);
   return svg;
 }
 
-function yAxis(svg, ticks, top, caption) {
+// ticks as matplotlib labels them: one number of decimals for the whole axis (0.00 ... 0.25)
+function yAxis(svg, ticks, top, caption, digits) {
   const y = v => T + (H - T - B) * (1 - v / top);
   node("line", {x1: L, x2: L, y1: T, y2: H - B, class: "asb-axis"}, svg);
   for (const t of ticks) {
     node("line", {x1: L - 4, x2: W - R, y1: y(t), y2: y(t), class: t === 0 ? "asb-axis" : "asb-grid"}, svg);
-    node("text", {x: L - 6, y: y(t) + 4, "text-anchor": "end", class: "asb-tick"}, svg, formatGeneral(t, 2));
+    node("text", {x: L - 6, y: y(t) + 4, "text-anchor": "end", class: "asb-tick"}, svg, formatFixed(t, digits));
   }
-  node("text", {x: 11, y: (T + H - B) / 2, transform: `rotate(-90 11 ${(T + H - B) / 2})`,
+  node("text", {x: 13, y: (T + H - B) / 2, transform: `rotate(-90 13 ${(T + H - B) / 2})`,
     "text-anchor": "middle", class: "asb-label"}, svg, caption);
   return y;
 }
@@ -87,7 +92,7 @@ function barPanel(svg, n, y, colourVar, top) {
 }
 
 function heatPanel(svg, n) {
-  const size = Math.min(W - L - R - 34, H - T - B), cell = size / n, x0 = L, y0 = T + 2;
+  const x0 = 30, size = Math.min(W - x0 - R - 40, H - T - B), cell = size / n, y0 = T + 2;
   const cells = [], signs = [];
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < n; j++) {
@@ -99,12 +104,13 @@ function heatPanel(svg, n) {
     node("text", {x: x0 + (i + 0.5) * cell, y: y0 + size + 14, "text-anchor": "middle", class: "asb-tick"}, svg,
       String(i + 1));
   }
-  node("text", {x: x0 + size / 2, y: H - 6, "text-anchor": "middle", class: "asb-label"}, svg, "j (column); i (row)");
-  PUOR.forEach((c, k) => node("rect", {x: x0 + size + 12, y: y0 + size * (1 - (k + 1) / 10), width: 12,
+  node("text", {x: x0 + size / 2, y: H - 6, "text-anchor": "middle", class: "asb-label"}, svg, "j");
+  node("text", {x: 8, y: y0 + size / 2 + 4, "text-anchor": "middle", class: "asb-label"}, svg, "i");
+  PUOR.forEach((c, k) => node("rect", {x: x0 + size + 8, y: y0 + size * (1 - (k + 1) / 10), width: 11,
     height: size / 10, style: `fill: ${c}`}, svg));
-  for (const v of [-0.2, 0, 0.2]) {
-    node("text", {x: x0 + size + 27, y: y0 + size * (0.5 - v / 0.5) + 4, class: "asb-tick"}, svg,
-      v === 0 ? "0" : formatGeneral(v, 1).replace("-", "−"));
+  for (const v of [-0.2, -0.1, 0, 0.1, 0.2]) {
+    node("text", {x: x0 + size + 22, y: y0 + size * (0.5 - v / 0.5) + 4, class: "asb-tick"}, svg,
+      formatFixed(v, 1).replace("-", "−"));
   }
   return jac => {
     jac.forEach((row, i) => row.forEach((v, j) => {
@@ -116,30 +122,35 @@ function heatPanel(svg, n) {
   };
 }
 
-function readoutTable(parent) {
-  const box = html("div", {class: "asb-readout"}, parent);
+// The readout as attention_scaling.readout.readout_html writes it (a lead, a table per group, the
+// footnote, the visually hidden live sentence), so that the book's styles apply to both.
+function readoutTable(box) {
+  box.replaceChildren();
   const lead = html("p", {class: "asb-lead"}, box);
-  const table = html("table", {class: "asb-rt"}, box);
+  const tables = html("div", {class: "asb-tables"}, box);
   const foot = html("p", {class: "asb-foot"}, box);
   const said = html("p", {class: "asb-said", "aria-live": "polite"}, box);
   return parts => {
     lead.textContent = parts.lead;
-    table.replaceChildren();
-    const head = html("tr", {}, html("thead", {}, table));
-    for (const c of parts.columns) html("th", {scope: "col"}, head, c);
-    const body = html("tbody", {}, table);
-    for (const row of parts.groups[0].rows) {
-      const tr = html("tr", {}, body);
-      html("th", {scope: "row"}, tr, row.label);
-      for (const c of row.cells) html("td", {}, tr, c);
+    tables.replaceChildren();
+    for (const group of parts.groups) {
+      const table = html("table", {class: "asb-rt"}, tables);
+      if (group.caption) html("caption", {}, table, group.caption);
+      const head = html("tr", {}, html("thead", {}, table));
+      for (const c of parts.columns) html("th", {scope: "col"}, head, c);
+      const body = html("tbody", {}, table);
+      for (const row of group.rows) {
+        const tr = html("tr", {}, body);
+        html("th", {scope: "row"}, tr, row.label);
+        for (const c of row.cells) html("td", {}, tr, c);
+      }
     }
-    foot.textContent = parts.text.slice(parts.text.indexOf("Each mean"));
+    foot.textContent = parts.note;
     said.textContent = parts.text;
   };
 }
 
-function dataTable(parent) {
-  const details = html("details", {class: "asb-data"}, parent);
+function dataTable(details) {
   html("summary", {}, details, "Data: the numbers drawn");
   const table = html("table", {}, details);
   return state => {
@@ -155,32 +166,68 @@ function dataTable(parent) {
   };
 }
 
-// Mount the explorer in `root` for `payload` (attention_scaling.web.scale_payload); returns
-// {set(s), state}.
-export function mountScale(root, payload, {scale = 1} = {}) {
-  root.classList.add("asb-explorer", "asb-scale-explorer");
-  const id = root.id || `asb-scale-${Math.random().toString(36).slice(2, 8)}`;
-  const controls = html("div", {class: "asb-controls"}, root);
-  const label = html("label", {for: `${id}-s`}, controls, "scale s (inverse temperature 1/T) ");
-  // a log slider: position k of STEPS gives s = lo (hi / lo)^(k / STEPS), both ends exactly
+// The log slider: position k of STEPS gives s = lo (hi / lo)^(k / STEPS), both ends exactly,
+// except that the position nearest each of `nice` (round values: a lesson's stops, the old
+// grid) gives that value exactly. attention_scaling.web.scale_position is the inverse.
+export function scalePositions(nice = []) {
   const [lo, hi] = SCALE_RANGE;
-  const toScale = k => (k <= 0 ? lo : k >= STEPS ? hi : lo * (hi / lo) ** (k / STEPS));
-  const toStep = v => Math.round(STEPS * Math.log(v / lo) / Math.log(hi / lo));
-  const input = html("input", {type: "range", id: `${id}-s`, min: 0, max: STEPS, step: 1}, controls);
-  const shown = html("output", {for: `${id}-s`}, controls);
-  label.appendChild(shown);
-  const panels = html("div", {class: "asb-panels"}, root);
+  const exact = v => STEPS * Math.log(v / lo) / Math.log(hi / lo);
+  const snapped = new Map(nice.map(v => [Math.round(exact(v)), v]));
+  return {
+    steps: STEPS,
+    toScale: k => (snapped.has(k) ? snapped.get(k) : k <= 0 ? lo : k >= STEPS ? hi : lo * (hi / lo) ** (k / STEPS)),
+    toStep: v => Math.min(STEPS, Math.max(0, Math.round(exact(v)))),
+  };
+}
+
+// The slider (label, range input, value, unit) as the book's players mark it up; or the one the
+// page already holds (its label typeset by the build).
+function slider(root, id) {
+  const found = root.querySelector(`#${CSS.escape(id)}`);
+  if (found) return {input: found, shown: root.querySelector(`output[for="${id}"]`)};
+  const controls = html("div", {class: "asb-controls"}, root);
+  const control = html("div", {class: "asb-control"}, controls);
+  html("label", {for: id}, control, "scale s (inverse temperature 1/T)");
+  const box = html("span", {class: "asb-slider"}, control);
+  const input = html("input", {type: "range", id, min: 0, max: STEPS, step: 1}, box);
+  const shown = html("output", {for: id}, box);
+  html("span", {class: "asb-unit"}, box);
+  return {input, shown};
+}
+
+// Mount the explorer in `root` for `payload` (attention_scaling.web.scale_payload). Parts the
+// root already holds are used (a built page's slider, figure box and readout: a .asb-player);
+// missing ones are made. Returns {set(s), fromInput(), showPanel(i), roundStops, state}.
+export function mountScale(root, packed, {scale = 1, inputId = null} = {}) {
+  const payload = unpack(packed);
+  addStyles();
+  root.classList.add("asb-explorer", "asb-scale-explorer");
+  const id = inputId || `${root.id || `asb-scale-${Math.random().toString(36).slice(2, 8)}`}-s`;
+  const {input, shown} = slider(root, id);
+  const at = scalePositions(payload.nice || []);
+  input.min = "0";
+  input.max = String(at.steps);
+  input.step = "1";
+  let stack = root.querySelector(".asb-stack");
+  if (!stack) stack = html("div", {class: "asb-stack"}, html("div", {class: "asb-scroll"}, root));
+  stack.replaceChildren();  // the build's picture for a page without scripts
+  stack.classList.add("asb-panels");
+  stack.setAttribute("role", "img");
   const n = payload.z.length;
-  const pSvg = panel(panels, "weights P = softmax(s z)", "the weights of one draw, with the mean and band of the largest");
-  const drawP = barPanel(pSvg, n, yAxis(pSvg, [0, 0.2, 0.4, 0.6, 0.8, 1], 1.02, "weight Pᵢ"), "--asb-weight", 1.02);
-  const gSvg = panel(panels, "gradient Pᵢ(1 − Pᵢ)", "P(1 − P) of each weight, with the mean and band of the largest");
-  const gy = yAxis(gSvg, [0, 0.05, 0.1, 0.15, 0.2, 0.25], 0.27, "Pᵢ(1 − Pᵢ)");
+  const pSvg = panel(stack, "weights P = softmax(s z)");
+  const drawP = barPanel(pSvg, n, yAxis(pSvg, [0, 0.2, 0.4, 0.6, 0.8, 1], 1.02, "weight Pᵢ", 1), "--asb-weight", 1.02);
+  const gSvg = panel(stack, "gradient Pᵢ(1 − Pᵢ)");
+  const gy = yAxis(gSvg, [0, 0.05, 0.1, 0.15, 0.2, 0.25], 0.27, "Pᵢ(1 − Pᵢ)", 2);
   node("line", {x1: L, x2: W - R, y1: gy(0.25), y2: gy(0.25), class: "asb-peak"}, gSvg);
   const drawG = barPanel(gSvg, n, gy, "--asb-gradient", 0.27);
-  const jSvg = panel(panels, "Jacobian ∂Pᵢ/∂zⱼ", "the Jacobian as a heat map, + above 0, − below");
+  const jSvg = panel(stack, "Jacobian ∂Pᵢ/∂zⱼ");
   const drawJ = heatPanel(jSvg, n);
-  const setReadout = readoutTable(root);
-  const setData = dataTable(root);
+  let box = root.querySelector(".asb-readout");
+  if (!box) box = html("div", {class: "asb-readout"}, root);
+  const setReadout = readoutTable(box);
+  const details = html("details", {class: "asb-numbers"});
+  box.after(details);
+  const setData = dataTable(details);
   let state = null;
   function set(s) {
     const clamped = Math.min(SCALE_RANGE[1], Math.max(SCALE_RANGE[0], Number(s)));
@@ -191,34 +238,67 @@ export function mountScale(root, payload, {scale = 1} = {}) {
     const parts = scaleReadout(state);
     setReadout(parts);
     setData(state);
-    input.value = String(toStep(clamped));
-    shown.textContent = `= ${formatGeneral(clamped, 3)}`;
-    input.setAttribute("aria-valuetext", `s = ${formatGeneral(clamped, 3)}`);
+    stack.setAttribute("aria-label", parts.alt);
+    input.value = String(at.toStep(clamped));
+    const value = formatGeneral(clamped, 3);
+    if (shown) shown.textContent = value;
+    input.setAttribute("aria-valuetext", `s = ${value}`);
     root.dataset.scale = String(clamped);
     return state;
   }
-  input.addEventListener("input", () => set(toScale(Number(input.value))));
+  const fromInput = () => set(at.toScale(Number(input.value)));
+  input.addEventListener("input", fromInput);
   set(scale);
-  return {set, get state() { return state; }};
+  const panels = [...stack.querySelectorAll(".asb-panel")];
+  const showPanel = k => panels.forEach((p, i) => p.classList.toggle("asb-focus", i === k));
+  // Present mode's stops when the lesson has none: the round values, as player.js words them
+  const roundStops = (payload.nice || []).map(v => ({caption: `scale s = ${formatGeneral(v, 3)}`, at: [at.toStep(v)]}));
+  return {set, fromInput, showPanel, roundStops, get state() { return state; }};
 }
 
+// The view's looks, put in the page once by mountScale. Text takes the page's colour, so dark
+// mode needs no second drawing; in Present mode (the book's player.js) the panels share the
+// height the screen leaves them and their text grows, and a narrow screen shows only the
+// panel the stop talks about.
 export const SCALE_VIEW_CSS = `
 .asb-scale-explorer { --asb-weight: #6b6b6b; --asb-gradient: #7b3294; }
-.asb-scale-explorer .asb-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr)); gap: 0.5rem; }
-.asb-scale-explorer .asb-panel { margin: 0; }
-.asb-scale-explorer .asb-svg { width: 100%; height: auto; display: block; font: inherit; }
-.asb-scale-explorer text { fill: currentColor; }
-.asb-scale-explorer .asb-title { font-size: 13px; }
+html[data-theme="dark"] .asb-scale-explorer { --asb-weight: #a8a8a8; --asb-gradient: #c38bd9; }
+.asb-scale-explorer .asb-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr));
+  gap: 0.5rem; max-width: 1200px; }
+.asb-scale-explorer .asb-panel { margin: 0; min-width: 0; }
+.asb-scale-explorer .asb-svg { width: 100%; height: auto; display: block; font-family: inherit; }
+.asb-scale-explorer .asb-svg text { fill: currentColor; }
+.asb-scale-explorer .asb-ptitle { font-size: 13px; }
 .asb-scale-explorer .asb-tick, .asb-scale-explorer .asb-label { font-size: 12px; }
 .asb-scale-explorer .asb-axis { stroke: currentColor; }
 .asb-scale-explorer .asb-grid { stroke: currentColor; opacity: 0.15; }
 .asb-scale-explorer .asb-band { fill: currentColor; opacity: 0.12; }
 .asb-scale-explorer .asb-mean { stroke: currentColor; stroke-dasharray: 6 4; stroke-width: 1.5; }
 .asb-scale-explorer .asb-peak { stroke: currentColor; stroke-dasharray: 1 3; opacity: 0.6; }
-.asb-scale-explorer .asb-sign { font-size: 13px; font-weight: 700; fill: #111; stroke: #fff; stroke-width: 3px;
-  paint-order: stroke; }  /* a white halo: legible on the darkest cells too, and in greyscale */
-.asb-scale-explorer .asb-rt td { white-space: nowrap; font-variant-numeric: tabular-nums; }
+.asb-scale-explorer .asb-svg text.asb-sign { font-size: 13px; font-weight: 700; fill: #111; stroke: #fff;
+  stroke-width: 3px; paint-order: stroke; }  /* a white halo: legible on the darkest cells, in greyscale too */
 .asb-scale-explorer .asb-said { position: absolute; width: 1px; height: 1px; overflow: hidden;
   clip-path: inset(50%); white-space: nowrap; }  /* for screen readers; the table shows the same */
-.asb-scale-explorer input[type=range] { width: min(100%, 36rem); }
+.asb-scale-explorer .asb-numbers { margin: 0.3em 0; font-size: 0.9em; }
+.asb-scale-explorer .asb-numbers summary { cursor: pointer; }
+.asb-scale-explorer .asb-numbers td, .asb-scale-explorer .asb-numbers th { padding: 0.05em 0.6em; text-align: right;
+  font-variant-numeric: tabular-nums; }
+.asb-scale-explorer:not(.asb-player) input[type=range] { width: min(100%, 36rem); }
+.asb-presenting.asb-scale-explorer .asb-stack { width: 100%; max-width: none; background: none; }
+.asb-presenting.asb-scale-explorer .asb-panels { grid-template-columns: repeat(3, minmax(0, 1fr)); max-width: none; }
+.asb-presenting.asb-scale-explorer .asb-svg { max-height: var(--asb-room, 60vh); }
+.asb-presenting.asb-scale-explorer .asb-numbers { display: none; }
+@media (max-width: 700px) {
+  .asb-presenting.asb-scale-explorer .asb-panels { grid-template-columns: minmax(0, 1fr); }
+  .asb-presenting.asb-scale-explorer .asb-panel:not(.asb-focus) { display: none; }
+}
+@media print { .asb-scale-explorer .asb-numbers { display: none; } }
 `;
+
+function addStyles() {
+  if (document.getElementById("asb-scale-view-css")) return;
+  const style = document.createElement("style");
+  style.id = "asb-scale-view-css";
+  style.textContent = SCALE_VIEW_CSS;
+  document.head.appendChild(style);
+}
