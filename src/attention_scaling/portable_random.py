@@ -16,11 +16,13 @@ is not numpy's generator, whose draws (``numpy.random.default_rng``) the book us
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import _validate as v
 
-__all__ = ["uniforms", "normals", "normal_quantile"]
+__all__ = ["uniforms", "normals", "normal_quantile", "chi2_quantile"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
@@ -96,3 +98,113 @@ def normal_quantile(p) -> np.ndarray:
 def normals(seed: int, stream: int, n: int, start: int = 0) -> np.ndarray:
     """``n`` standard normals of the stream ``(seed, stream)``, from counter ``start`` on."""
     return normal_quantile(uniforms(seed, stream, n, start))
+
+
+# --- the chi-square quantile -------------------------------------------------------------------
+# An explorer's means over many queries at any d_k draw each query's length |q|, whose square is
+# chi-square with d_k degrees of freedom, as the quantile of one uniform (common random numbers:
+# the same uniform at every d_k, so the mean moves smoothly with the slider). random.js has the
+# same functions, operation for operation: Halley's method on the regularised incomplete gamma
+# function P(a, y) (a series below a + 1, Lentz's continued fraction for Q = 1 - P above), from
+# the Wilson-Hilferty start, with log Gamma of a = k/2 summed exactly as a product of logs.
+
+_LOG_SQRT_PI = 0.5723649429247001  # log(sqrt(pi))
+_TINY = 1e-300
+
+
+def _log_gamma_half(k: int) -> float:
+    """log Gamma(k/2) for an integer k >= 1, as a sum of logs (Gamma(n) = (n-1)!,
+    Gamma(n + 1/2) = sqrt(pi) (1/2)(3/2)...(n - 1/2)), summed in the same order as random.js."""
+    total = 0.0
+    if k % 2 == 0:
+        for i in range(1, k // 2):
+            total += math.log(i)
+        return total
+    total = _LOG_SQRT_PI
+    for i in range(1, (k - 1) // 2 + 1):
+        total += math.log(i - 0.5)
+    return total
+
+
+def _lower_series(a: float, y: float) -> float:
+    term = 1.0 / a
+    total = term
+    n = 0
+    while n < 100_000:
+        n += 1
+        term *= y / (a + n)
+        total += term
+        if term < total * 1e-17:
+            break
+    return total
+
+
+def _upper_fraction(a: float, y: float) -> float:
+    b = y + 1.0 - a
+    c = 1.0 / _TINY
+    d = 1.0 / b
+    h = d
+    for i in range(1, 100_000):
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        if abs(d) < _TINY:
+            d = _TINY
+        c = b + an / c
+        if abs(c) < _TINY:
+            c = _TINY
+        d = 1.0 / d
+        step = d * c
+        h *= step
+        if abs(step - 1.0) < 1e-16:
+            break
+    return h
+
+
+def _tail(a: float, y: float, log_gamma: float, lower: bool) -> float:
+    """P(a, y) (``lower``) or Q(a, y), the regularised incomplete gamma function."""
+    if y <= 0:
+        return 0.0 if lower else 1.0
+    scale = math.exp(-y + a * math.log(y) - log_gamma)
+    if y < a + 1.0:
+        p = _lower_series(a, y) * scale
+        return p if lower else 1.0 - p
+    q = _upper_fraction(a, y) * scale
+    return 1.0 - q if lower else q
+
+
+def _chi2_quantile(k: int, u: float) -> float:
+    a = 0.5 * k
+    log_gamma = _log_gamma_half(k)
+    lower = u <= 0.5
+    target = u if lower else 1.0 - u
+    z = float(normal_quantile(np.array([u]))[0])
+    w = 1.0 - 2.0 / (9.0 * k) + z * math.sqrt(2.0 / (9.0 * k))
+    y = 0.5 * k * w * w * w
+    if not y > 1e-3 * a:  # the Wilson-Hilferty start fails far in the lower tail: P ~ y^a / Gamma(a + 1)
+        y = math.exp((math.log(u) + log_gamma + math.log(a)) / a)
+    for _ in range(200):
+        f = _tail(a, y, log_gamma, lower) - target
+        density = math.exp(-y + (a - 1.0) * math.log(y) - log_gamma)
+        if f == 0.0 or density == 0.0:
+            break
+        t = f / density if lower else -f / density
+        step = t / (1.0 - 0.5 * t * ((a - 1.0) / y - 1.0))
+        new = y - step
+        if not new > 0.0:
+            new = 0.5 * y
+        done = abs(new - y) <= 1e-15 * new
+        y = new
+        if done:
+            break
+    return 2.0 * y
+
+
+def chi2_quantile(k: int, u) -> np.ndarray:
+    """The quantile at ``u`` (in (0, 1)) of the chi-square distribution with ``k`` degrees of
+    freedom, as ``random.js`` computes it (``chi2Quantile``): relative error about 1e-14."""
+    k = v.positive_int(k, "k")
+    u = np.asarray(v.real_array(u, "u", dtype=np.float64, min_ndim=0), dtype=np.float64)
+    if ((u <= 0) | (u >= 1)).any():
+        raise ValueError("u must lie strictly between 0 and 1")
+    return np.vectorize(lambda x: _chi2_quantile(k, float(x)), otypes=[np.float64])(u)

@@ -302,7 +302,7 @@ def test_a_module_bundle_imports_as_one_file(modules):
         const m = await import(url);
         return [Object.keys(m).sort(), m.normals(0, 0, 3)];
     }""", web.bundle("random.js"))
-    assert got[0] == ["normalQuantile", "normals", "uniforms"]
+    assert got[0] == ["chi2Quantile", "normalQuantile", "normals", "uniforms"]
     assert np.array_equal(got[1], portable_random.normals(0, 0, 3))
     bundled = web.bundle("scale.js")
     assert bundled.count("const __asb_numerics = ") == 1 and "import {" not in bundled
@@ -444,3 +444,27 @@ def test_a_packed_payload_is_the_packages_doubles_bit_for_bit(modules):
     assert web.unpack(payload)["draws"] == fig.z_draws.tolist()
     with pytest.raises(ValueError, match="finite"):
         web.pack([1.0, float("nan")])
+
+
+def test_the_page_computes_the_packages_chi_square_quantiles(modules):
+    """The quantiles an explorer's means at any d_k will draw query lengths from: the page's
+    equal the package's to 1e-12 relative at 400 random (k, u) and at the extremes (k = 1 and
+    1024, u one step from 0 and from 1)."""
+    from attention_scaling import portable_random
+
+    rng = np.random.default_rng(SEED)
+    cases = [(k, u) for k in (1, 2, 3, 64, 1023, 1024) for u in (1.5 * 2.0**-53, 1e-10, 0.5, 1 - 2.0**-53)]
+    cases += [(int(k), float(u)) for k, u in zip(rng.integers(1, 1025, 400), rng.uniform(0, 1, 400))]
+    page, base = modules
+    got = page.evaluate("""async ([base, cases]) => {
+        const {chi2Quantile} = await import(base + "/random.js");
+        return cases.map(([k, u]) => chi2Quantile(k, u));
+    }""", [base, cases])
+    want = [float(portable_random.chi2_quantile(k, u)) for k, u in cases]
+    _close(got, want, "chi-square quantiles")
+    errors = page.evaluate("""async base => {
+        const {chi2Quantile} = await import(base + "/random.js");
+        return [[0, 0.5], [2.5, 0.5], [4, 0], [4, 1], [4, NaN]].map(([k, u]) => {
+            try { chi2Quantile(k, u); return "no error"; } catch (e) { return e.name; } });
+    }""", base)
+    assert errors == ["RangeError"] * 5

@@ -78,3 +78,88 @@ export function normalQuantile(p) {
 export function normals(seed, stream, n, start = 0) {
   return uniforms(seed, stream, n, start).map(normalQuantile);
 }
+
+// --- the chi-square quantile ------------------------------------------------------------------
+// An explorer's means over many queries at any d_k draw each query's length |q|, whose square
+// is chi-square with d_k degrees of freedom, as the quantile of one uniform (the same uniform at
+// every d_k, so that the mean moves smoothly with the slider). The package has the same
+// functions, operation for operation (portable_random.chi2_quantile): Halley's method on the
+// regularised incomplete gamma function P(a, y) (a series below a + 1, Lentz's continued
+// fraction for Q = 1 - P above), from the Wilson-Hilferty start, with log Gamma(k/2) summed
+// as a product of logs.
+const LOG_SQRT_PI = 0.5723649429247001;
+const TINY = 1e-300;
+
+function logGammaHalf(k) {
+  let total = 0;
+  if (k % 2 === 0) {
+    for (let i = 1; i < k / 2; i++) total += Math.log(i);
+    return total;
+  }
+  total = LOG_SQRT_PI;
+  for (let i = 1; i <= (k - 1) / 2; i++) total += Math.log(i - 0.5);
+  return total;
+}
+
+function lowerSeries(a, y) {
+  let term = 1 / a, total = term;
+  for (let n = 1; n <= 100000; n++) {
+    term *= y / (a + n);
+    total += term;
+    if (term < total * 1e-17) break;
+  }
+  return total;
+}
+
+function upperFraction(a, y) {
+  let b = y + 1 - a, c = 1 / TINY, d = 1 / b, h = d;
+  for (let i = 1; i < 100000; i++) {
+    const an = -i * (i - a);
+    b += 2;
+    d = an * d + b;
+    if (Math.abs(d) < TINY) d = TINY;
+    c = b + an / c;
+    if (Math.abs(c) < TINY) c = TINY;
+    d = 1 / d;
+    const step = d * c;
+    h *= step;
+    if (Math.abs(step - 1) < 1e-16) break;
+  }
+  return h;
+}
+
+// P(a, y) when `lower`, else Q(a, y)
+function tail(a, y, logGamma, lower) {
+  if (y <= 0) return lower ? 0 : 1;
+  const scale = Math.exp(-y + a * Math.log(y) - logGamma);
+  if (y < a + 1) {
+    const p = lowerSeries(a, y) * scale;
+    return lower ? p : 1 - p;
+  }
+  const q = upperFraction(a, y) * scale;
+  return lower ? 1 - q : q;
+}
+
+// The quantile at u in (0, 1) of the chi-square distribution with k degrees of freedom.
+export function chi2Quantile(k, u) {
+  if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be an integer >= 1, got ${k}`);
+  if (!(u > 0 && u < 1)) throw new RangeError(`u must lie strictly between 0 and 1, got ${u}`);
+  const a = 0.5 * k, logGamma = logGammaHalf(k), lower = u <= 0.5, target = lower ? u : 1 - u;
+  const z = normalQuantile(u);
+  const w = 1 - 2 / (9 * k) + z * Math.sqrt(2 / (9 * k));
+  let y = 0.5 * k * w * w * w;
+  if (!(y > 1e-3 * a)) y = Math.exp((Math.log(u) + logGamma + Math.log(a)) / a);
+  for (let i = 0; i < 200; i++) {
+    const f = tail(a, y, logGamma, lower) - target;
+    const density = Math.exp(-y + (a - 1) * Math.log(y) - logGamma);
+    if (f === 0 || density === 0) break;
+    const t = lower ? f / density : -f / density;
+    const step = t / (1 - 0.5 * t * ((a - 1) / y - 1));
+    let next = y - step;
+    if (!(next > 0)) next = 0.5 * y;
+    const done = Math.abs(next - y) <= 1e-15 * next;
+    y = next;
+    if (done) break;
+  }
+  return 2 * y;
+}
