@@ -120,6 +120,8 @@
     if (!web || typeof web[data.module.mount] !== "function") { return; }
     var options = Object.assign({ inputId: data.controls[0].id }, data.module.options);
     var view = web[data.module.mount](root, data.payload, options);
+    var note = root.querySelector(".asb-note");
+    if (note && data.module.note) { note.textContent = data.module.note; }
     root.asbShowPanel = view.showPanel;
     root.asbDefaultStops = view.roundStops;  // without the lesson's stops: its round values
     present(root, data, view.fromInput);
@@ -230,9 +232,10 @@
     function layout() {
       if (!active) { return; }
       var bar = root.querySelector(".asb-present-bar"), cs = window.getComputedStyle(root);
-      // everything under the figure: the controls, the readout and the key hints (the title
+      // everything under the figure: the controls, the readout, the key hints and an explorer's
+      // key to its figure (the title
       // is hidden while presenting: the stop's caption heads the screen)
-      var below = [".asb-controls", ".asb-readout", ".asb-keys"].reduce(function (sum, sel) {
+      var below = [".asb-controls", ".asb-readout", ".asb-keys", ".asb-key"].reduce(function (sum, sel) {
         var el = root.querySelector(sel);
         return sum + (el ? el.offsetHeight + parseFloat(cs.rowGap || 0) : 0);
       }, 0);
@@ -241,14 +244,27 @@
       var extra = scroller && stack ? Math.max(0, scroller.offsetHeight - stack.offsetHeight) : 0;
       var room = root.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) -
         bar.offsetHeight - parseFloat(cs.rowGap || 0) - below - extra;
-      var px = Math.max(120, Math.floor(room)) + "px";
-      if (px === root.style.getPropertyValue("--asb-room")) { return; }
-      root.style.setProperty("--asb-room", px);
+      var before = root.style.getPropertyValue("--asb-room");
+      var px = Math.max(120, Math.floor(room));
+      root.style.setProperty("--asb-room", px + "px");
+      // a figure whose box is taller than the room it was given (an SVG panel's grid row) is
+      // given that much less, so that the last line stays on the screen
+      var over = lowestBottom() - (root.getBoundingClientRect().bottom - parseFloat(cs.paddingBottom));
+      if (over > 0.5 && px > 120) {
+        px = Math.max(120, Math.floor(px - over));
+        root.style.setProperty("--asb-room", px + "px");
+      }
+      if (px + "px" === before) { return; }
       // the figure changed size (a readout that arrived with its frame took another line): at
       // a stop, its panel is brought into view again for the new width
       if (stops && stops[current].at.join(",") === positions().join(",") && !root.asbShowPanel) {
         showPanel(stops[current].panelFrom);
       }
+    }
+    function lowestBottom() {
+      return Math.max.apply(null, [].map.call(root.children, function (e) {
+        return e.getClientRects().length ? e.getBoundingClientRect().bottom : 0;
+      }));
     }
     function describe() {  // the caption: the stop shown, or the one last visited
       var now = positions().join(",");
@@ -268,6 +284,8 @@
       if (root.asbShowPanel) { root.asbShowPanel(stops[current].panel); } else { showPanel(stops[current].panelFrom); }
       if (back) { back.disabled = current === 0; }
       if (next) { next.disabled = current === stops.length - 1; }
+      // a button disabled under the focus would drop it to the page: the dialog keeps it
+      if (active && document.activeElement && document.activeElement.disabled) { root.focus({ preventScroll: true }); }
     }
     // A figure wider than the screen (a phone) scrolls to the panel the stop talks about
     // (panelFrom: where it starts, as a fraction of the figure's width); without one, to

@@ -67,7 +67,7 @@ STOPS: dict[str, tuple[Stop, ...]] = {
     # end (the first and the largest stop), then down to the flat end (the last stop).
     "scale": (
         Stop("Predict: what do the panels do as s grows?", {"scale": 1.0}, panel=1),
-        Stop("The panels first rise: in this draw the largest P(1-P) peaks near here", {"scale": 2.0}, panel=1),
+        Stop("The largest P(1−P) rises first: in this draw it peaks near here", {"scale": 2.0}, panel=1),
         Stop("In this draw ‖J‖₂ peaks near here; its mean peaked near the stop before", {"scale": 3.0}, panel=2),
         Stop("Only then do both fade", {"scale": 7.0}, panel=1),
         Stop("Both have faded: the softmax saturates", {"scale": 20.0}, panel=1),

@@ -100,6 +100,14 @@ def test_the_page_computes_the_packages_numbers_at_any_slider_position(browser, 
     assert_shows(shown(page), 0.05)
     page.keyboard.press("End")
     assert_shows(shown(page), 100.0)
+    # at s = 100 the off-diagonal entries are -1e-17 and less: every "−" sits on a negative
+    # colour, every "+" on a positive one (the colours are matplotlib's PuOr, orange below 0)
+    cells = page.locator(ROOT).evaluate("""root => [...root.querySelectorAll('.asb-panel:nth-child(3) rect[data-value]')]
+        .map((r, i) => [+r.dataset.value, r.style.fill, root.querySelectorAll('.asb-sign')[i].textContent])""")
+    negative = {"rgb(127, 59, 8)", "rgb(184, 93, 8)", "rgb(230, 142, 38)", "rgb(253, 197, 127)", "rgb(251, 234, 211)"}
+    assert len(cells) == 64 and {sign for _, _, sign in cells} == {"+", "−"}
+    for value, fill, sign in cells:
+        assert (sign == "−") == (value < 0) == (fill in negative), (value, fill, sign)
     page.keyboard.press("ArrowLeft")  # off every round value: s = 0.05 · 2000^(999/1000)
     s = shown(page)
     assert s["position"] == 999 and s["scale"] == pytest.approx(0.05 * 2000 ** 0.999, rel=1e-12)
@@ -118,6 +126,9 @@ def test_the_page_computes_the_packages_numbers_at_any_slider_position(browser, 
     assert box["width"] >= 150
     page.mouse.click(box["x"] + 0.02 * box["width"], box["y"] + box["height"] / 2)
     assert shown(page)["scale"] < 0.1
+    # what the lines and bands are, under the panels; the note says how to use the slider
+    assert "Dashed line and grey band: the mean and the middle 80 %" in page.locator(f"{ROOT} .asb-key").inner_text()
+    assert page.locator(f"{ROOT} .asb-note").inner_text().startswith("Computed in the page for any s")
     # the numbers behind the bars, as a table
     page.locator(f"{ROOT} .asb-numbers summary").click()
     rows = page.locator(f"{ROOT} .asb-numbers tbody tr").all_inner_texts()
@@ -146,8 +157,12 @@ def test_present_mode_steps_through_the_lessons_stops_readable_from_the_back(bro
         assert s["smallestText"] >= 0.025 * viewport[1], (k, s["smallestText"])
         if k == 1:
             page.screenshot(path=str(SCREENSHOTS / f"explorer-scale-present-{viewport[1]}.png"))
+        assert "Dashed line and grey band" in page.locator(f"{ROOT} .asb-key").inner_text()
     page.keyboard.press("PageUp")
     assert shown(page)["caption"].startswith(f"Stop {len(stops) - 1} of")
+    page.locator(".asb-presenting .asb-present-next").click()  # to the last stop: Next is disabled
+    assert page.locator(".asb-presenting .asb-present-next").is_disabled()
+    assert page.locator(ROOT).evaluate("root => root.contains(document.activeElement)")  # focus stays in
     page.keyboard.press("Escape")
     page.wait_for_function("() => !document.querySelector('.asb-presenting')", timeout=5000)
     assert_shows(shown(page), 1.0)  # the reader's own setting is back
@@ -201,5 +216,31 @@ def test_without_javascript_the_builds_picture_and_readout_show(browser, site):
     assert picture.evaluate("img => img.complete && img.naturalWidth") == 960
     assert picture.get_attribute("alt") == package(1.0).alt
     assert page.locator(f"{ROOT} .asb-lead").inner_text() == package(1.0).lead
+    assert "needs JavaScript" in page.locator(f"{ROOT} .asb-note").inner_text()
     assert not page.locator(f"{ROOT} .asb-controls").is_visible()  # no control that does nothing
     context.close()
+
+
+def test_without_the_lessons_stops_present_mode_steps_through_the_round_values(browser, server):
+    """An explorer the lesson has no stops for (its stops emptied on the way to the browser)
+    presents the round values its slider meets exactly, from the smallest."""
+    import re
+
+    def strip(route):
+        body = re.sub(r'"stops":\[.*?\]\}</script>', '"stops":[]}</script>', route.fetch().text(), flags=re.S)
+        route.fulfill(body=body, headers={"content-type": "text/html"})
+
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.route("**/derive-the-softmax-gradient.html*", strip)
+    page.goto(f"{server}/{PAGE}?present", wait_until="load")
+    for k, value in enumerate(SCALES[:3]):
+        if k:
+            page.keyboard.press("ArrowRight")
+        s = shown(page)
+        assert s["caption"] == f"Stop {k + 1} of {len(SCALES)}: scale s = {value:g}"
+        assert_shows(s, value)
+    context.close()
+    assert errors == []

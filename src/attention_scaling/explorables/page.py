@@ -57,8 +57,14 @@ def module_html(explorer: "Explorable", uid: str) -> str:
     picture = base64.b64encode(explorer.figure.png()).decode("ascii")
     width, height = explorer.figure.fig.canvas.get_width_height()
     cid = f"{uid}-{control.name}"
+    note = ("Computed in the page for any s from 0.05 to 100 (1 001 slider positions, exact at round "
+            "values): arrow keys step, Home and End jump.")
+    # what a page without scripts says instead (player.js puts the note above in its place)
+    still = (f"This explorer computes in the page and needs JavaScript: without it, the picture shows "
+             f"{plain_text(control.label).split(' (')[0]} = {control.show(default)}. "
+             "In the notebook every control is live.")
     data = {
-        "module": {"mount": explorer.web, "options": {"scale": default}},  # the slider: controls[0]
+        "module": {"mount": explorer.web, "options": {"scale": default}, "note": note},  # the slider: controls[0]
         "payload": explorer.payload(),
         "controls": [{"id": cid, "kind": "range", "unit": control.unit, "label": plain_text(control.label),
                       "values": []}],
@@ -66,9 +72,6 @@ def module_html(explorer: "Explorable", uid: str) -> str:
                    "panel": stop.panel} for stop in stops],
     }
     payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
-    note = ("Computed in the page at any scale from 0.05 to 100 (the slider's 1 000 positions, "
-            "exact at round values). Arrow keys step a focused slider, Home and End go to its ends. "
-            "In the notebook it is the same figure, drawn by Python.")
     return (
         f'<div class="asb-player asb-module" id="{uid}" role="group" aria-label="{html.escape(plain_text(explorer.title))}">'
         f"{_present_markup(bool(stops))}"
@@ -78,7 +81,7 @@ def module_html(explorer: "Explorable", uid: str) -> str:
         f'<img class="asb-picture" src="data:image/png;base64,{picture}" alt="{html.escape(alt0)}" '
         f'width="{width}" height="{height}"></noscript></div></div>'
         f"{readout_html(readout0)}"
-        f'<p class="asb-note">{html.escape(note)}</p>'
+        f'<p class="asb-note">{html.escape(still)}</p>'
         '<p class="asb-keys">Next: → PageDown Space. Back: ← PageUp. '
         "Fine steps: ↑ ↓ on a control. Leave: Escape.</p>"
         f'<script type="application/json" class="asb-data">{payload}</script>'

@@ -3,7 +3,7 @@
 // table of the current numbers. Everything is recomputed by scale.js at any s; nothing is an
 // image. Colours come from the page (CSS custom properties, `currentColor` for text), so dark
 // mode needs no second drawing; nothing animates.
-import {formatFixed, formatGeneral} from "./format.js";
+import {formatFixed, formatGeneral, readoutNumber} from "./format.js";
 import {unpack} from "./payload.js";
 import {SCALE_RANGE, scaleReadout, scaleState} from "./scale.js";
 
@@ -114,7 +114,8 @@ function heatPanel(svg, n) {
   }
   return jac => {
     jac.forEach((row, i) => row.forEach((v, j) => {
-      const k = Math.min(9, Math.max(0, Math.floor((v + 0.25) / 0.05)));
+      // the bin of v by its sign first: -1e-17 is a negative bin's, as its "−" says
+      const k = Math.min(9, Math.max(0, Math.floor(v / 0.05) + 5));
       cells[i * n + j].setAttribute("style", `fill: ${PUOR[k]}`);
       cells[i * n + j].dataset.value = String(v);
       signs[i * n + j].textContent = v > 0 ? "+" : v < 0 ? "−" : "";
@@ -161,7 +162,11 @@ function dataTable(details) {
     state.weights.forEach((p, i) => {
       const tr = html("tr", {}, body);
       html("th", {scope: "row"}, tr, String(i + 1));
-      for (const v of [state.z[i], p, state.gradient[i]]) html("td", {}, tr, formatGeneral(v, 4));
+      // a weight next to 1 as the readout gives it, "1 − 3.2e-16", from the other weights' sum
+      const weight = readoutNumber(p, 4, true, p > 0.5 ? state.gradient[i] / p : null, false);
+      html("td", {}, tr, formatGeneral(state.z[i], 4));
+      html("td", {}, tr, weight);
+      html("td", {}, tr, formatGeneral(state.gradient[i], 4));
     });
   };
 }
@@ -222,6 +227,11 @@ export function mountScale(root, packed, {scale = 1, inputId = null} = {}) {
   const drawG = barPanel(gSvg, n, gy, "--asb-gradient", 0.27);
   const jSvg = panel(stack, "Jacobian ∂Pᵢ/∂zⱼ");
   const drawJ = heatPanel(jSvg, n);
+  // the key the matplotlib figure gives in its title lines
+  const key = html("p", {class: "asb-key"}, null,
+    `Dashed line and grey band: the mean and the middle 80 % of the largest weight (left) and of the ` +
+    `largest Pᵢ(1 − Pᵢ) (middle) over ${payload.draws.length} draws; dotted line: the ceiling ¼.`);
+  (stack.parentElement.classList.contains("asb-scroll") ? stack.parentElement : stack).after(key);
   let box = root.querySelector(".asb-readout");
   if (!box) box = html("div", {class: "asb-readout"}, root);
   const setReadout = readoutTable(box);
@@ -280,6 +290,7 @@ html[data-theme="dark"] .asb-scale-explorer { --asb-weight: #a8a8a8; --asb-gradi
 .asb-scale-explorer .asb-said { position: absolute; width: 1px; height: 1px; overflow: hidden;
   clip-path: inset(50%); white-space: nowrap; }  /* for screen readers; the table shows the same */
 .asb-scale-explorer .asb-numbers { margin: 0.3em 0; font-size: 0.9em; }
+.asb-scale-explorer .asb-key { font-size: 0.85em; margin: 0.2em 0 0.4em; color: var(--pst-color-text-muted, inherit); }
 .asb-scale-explorer .asb-numbers summary { cursor: pointer; }
 .asb-scale-explorer .asb-numbers td, .asb-scale-explorer .asb-numbers th { padding: 0.05em 0.6em; text-align: right;
   font-variant-numeric: tabular-nums; }
@@ -288,9 +299,11 @@ html[data-theme="dark"] .asb-scale-explorer { --asb-weight: #a8a8a8; --asb-gradi
 .asb-presenting.asb-scale-explorer .asb-panels { grid-template-columns: repeat(3, minmax(0, 1fr)); max-width: none; }
 .asb-presenting.asb-scale-explorer .asb-svg { max-height: var(--asb-room, 60vh); }
 .asb-presenting.asb-scale-explorer .asb-numbers { display: none; }
+.asb-presenting.asb-scale-explorer .asb-key { order: 1; margin: 0; font-size: 18px; flex: none; }
 @media (max-width: 700px) {
   .asb-presenting.asb-scale-explorer .asb-panels { grid-template-columns: minmax(0, 1fr); }
   .asb-presenting.asb-scale-explorer .asb-panel:not(.asb-focus) { display: none; }
+  .asb-presenting.asb-scale-explorer .asb-key { font-size: 14px; }
 }
 @media print { .asb-scale-explorer .asb-numbers { display: none; } }
 `;
