@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import html
 import itertools
-import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -15,11 +14,11 @@ import numpy as np
 
 from .. import lesson
 from ..figures import BlitFigure
-from ..readout import Readout, readout_html
+from ..readout import Readout
 from .controls import Control, FRAME_BUDGET_BYTES, _value_set, live_positions, static_mode
 from .live import RADIO_CLASS, RADIO_KEYS_JS, _FrameCache, _caches, _readout_html
 from .page import module_html
-from .player import _present_markup, _readout_data
+from .player import _readout_data, player_html
 from .text import _subscripts, math_html, plain_text
 
 
@@ -227,25 +226,11 @@ class Explorable:
         key_from = fig.key_panel_start()
         key_attr = "" if key_from is None else f' data-key-from="{key_from:.3f}"'
         _, alt0, readout0 = frames[default_index]
-        note = self._static_note()
-        # UTF-8 as it is (a "±" is 2 bytes, not the 6 of "\\u00b1"); "</" escaped inside <script>
-        payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
-        return (
-            f'<div class="asb-player" id="{uid}" role="group" aria-label="{html.escape(plain_text(self.title))}">'
-            f'{_present_markup(bool(stops))}'
-            f'<p class="asb-title" id="{uid}-title">{math_html(self.title)}</p>'
-            f'<div class="asb-controls">{"".join(rows)}</div>'
-            f'<div class="asb-scroll"{key_attr}><div class="asb-stack" style="aspect-ratio: {width} / {height}">'
-            f'<img class="asb-background" src="data:image/png;base64,{background}" alt="" width="{width}" height="{height}">'
-            f'<img class="asb-frame" src="data:image/png;base64,{encoded[default_index]}" '
-            f'alt="{html.escape(alt0)}" width="{width}" height="{height}"></div></div>'
-            f'{readout_html(readout0)}'
-            f'<p class="asb-note">{html.escape(note)}</p>'
-            '<p class="asb-keys">Next: → PageDown Space. Back: ← PageUp. '
-            'Fine steps: ↑ ↓ on a control. Leave: Escape.</p>'
-            f'<script type="application/json" class="asb-data">{payload}</script>'
-            "</div>"
-        )
+        figure = (f'<div class="asb-scroll"{key_attr}><div class="asb-stack" style="aspect-ratio: {width} / {height}">'
+                  f'<img class="asb-background" src="data:image/png;base64,{background}" alt="" width="{width}" '
+                  f'height="{height}"><img class="asb-frame" src="data:image/png;base64,{encoded[default_index]}" '
+                  f'alt="{html.escape(alt0)}" width="{width}" height="{height}"></div></div>')
+        return player_html(uid, self.title, bool(stops), "".join(rows), figure, readout0, self._static_note(), data)
 
     def _static_note(self) -> str:
         """What the static player's frames cover, what is fixed, and how to step them."""

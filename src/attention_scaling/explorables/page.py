@@ -17,12 +17,10 @@ from __future__ import annotations
 
 import base64
 import html
-import json
 from typing import TYPE_CHECKING, cast
 
 from .. import lesson, web
-from ..readout import readout_html
-from .player import _present_markup
+from .player import player_html
 from .text import math_html, plain_text
 
 if TYPE_CHECKING:
@@ -71,20 +69,9 @@ def module_html(explorer: "Explorable", uid: str) -> str:
         "stops": [{"caption": stop.caption, "at": [web.scale_position(cast(float, stop.settings[control.name]))],
                    "panel": stop.panel} for stop in stops],
     }
-    payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
-    return (
-        f'<div class="asb-player asb-module" id="{uid}" role="group" aria-label="{html.escape(plain_text(explorer.title))}">'
-        f"{_present_markup(bool(stops))}"
-        f'<p class="asb-title" id="{uid}-title">{math_html(explorer.title)}</p>'
-        f'<div class="asb-controls">{_slider(control.label, cid, web.scale_position(default), control.show(default))}</div>'
-        f'<div class="asb-scroll"><div class="asb-stack"><noscript>'
-        f'<img class="asb-picture" src="data:image/png;base64,{picture}" alt="{html.escape(alt0)}" '
-        f'width="{width}" height="{height}"></noscript></div></div>'
-        f"{readout_html(readout0)}"
-        f'<p class="asb-note">{html.escape(still)}</p>'
-        '<p class="asb-keys">Next: → PageDown Space. Back: ← PageUp. '
-        "Fine steps: ↑ ↓ on a control. Leave: Escape.</p>"
-        f'<script type="application/json" class="asb-data">{payload}</script>'
-        f"{_modules_script()}"
-        "</div>"
-    )
+    controls = _slider(control.label, cid, web.scale_position(default), control.show(default))
+    figure = (f'<div class="asb-scroll"><div class="asb-stack"><noscript><img class="asb-picture" '
+              f'src="data:image/png;base64,{picture}" alt="{html.escape(alt0)}" width="{width}" height="{height}">'
+              "</noscript></div></div>")
+    return player_html(uid, explorer.title, bool(stops), controls, figure, readout0, still, data,
+                       kind="asb-module", after=_modules_script())

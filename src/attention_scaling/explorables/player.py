@@ -4,7 +4,33 @@
 
 from __future__ import annotations
 
-from ..readout import Readout, fill
+import html
+import json
+
+from ..readout import Readout, fill, readout_html
+from .text import math_html, plain_text
+
+#: The keys Present mode answers to, as a player prints them under itself.
+KEYS_HTML = ('<p class="asb-keys">Next: → PageDown Space. Back: ← PageUp. '
+             "Fine steps: ↑ ↓ on a control. Leave: Escape.</p>")
+
+
+def player_html(uid: str, title: str, has_stops: bool, controls: str, figure: str, readout: Readout,
+                note: str, data: dict, kind: str = "", after: str = "") -> str:
+    """A player's markup around its parts, as ``_static/player.js`` reads it: the Present
+    button and bar, the title, the controls, the figure, the readout, the note, the key hints
+    and the data (JSON: UTF-8 as it is, "±" 2 bytes and not the 6 of "\\u00b1"; "</" escaped
+    inside <script>), then ``after``. ``kind`` is a further class of the player's box."""
+    payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
+    classes = "asb-player" + (f" {kind}" if kind else "")
+    return (
+        f'<div class="{classes}" id="{uid}" role="group" aria-label="{html.escape(plain_text(title))}">'
+        f"{_present_markup(has_stops)}"
+        f'<p class="asb-title" id="{uid}-title">{math_html(title)}</p>'
+        f'<div class="asb-controls">{controls}</div>{figure}{readout_html(readout)}'
+        f'<p class="asb-note">{html.escape(note)}</p>{KEYS_HTML}'
+        f'<script type="application/json" class="asb-data">{payload}</script>{after}</div>'
+    )
 
 
 def _layout(r: Readout) -> tuple:
