@@ -4,7 +4,8 @@ from a seed instead of shipping them as numbers (issue 30).
 
 Counter-based: value ``i`` of the stream ``(seed, stream)`` is SplitMix64 of its counter, so a
 prefix, or any single value, is the same however it is asked for. :func:`uniforms` are the top
-53 bits of each hash, exactly representable in a double; :func:`normals` are the normal
+52 bits of each hash plus one half, over 2⁵², exactly representable in a double and strictly
+inside (0, 1) (with 53 bits the largest, (2⁵³ − ½)/2⁵³, would round to 1); :func:`normals` are the normal
 quantiles of those uniforms by Wichura's algorithm AS 241 (relative error about 1e-16): only
 ``+ - * /`` in the centre, where the page and the package agree bit for bit, and ``log`` and
 ``sqrt`` in the tails, where the two libraries' ``log`` can differ by a unit in the last place
@@ -51,7 +52,12 @@ def uniforms(seed: int, stream: int, n: int, start: int = 0) -> np.ndarray:
     counters = np.arange(start + 1, start + n + 1, dtype=np.uint64)
     with np.errstate(over="ignore"):
         z = _mix64(key + counters * _GOLDEN)
-    return ((z >> np.uint64(11)).astype(np.float64) + 0.5) / 9007199254740992.0
+    return _unit(z)
+
+
+def _unit(bits: np.ndarray) -> np.ndarray:
+    """64-bit hashes as uniforms: (top 52 bits + 1/2) / 2^52, from 2^-53 to 1 - 2^-53, never 0 or 1."""
+    return ((bits >> np.uint64(12)).astype(np.float64) + 0.5) / 4503599627370496.0
 
 
 _A = (3.387132872796366608, 133.14166789178437745, 1971.5909503065514427, 13731.693765509461125,

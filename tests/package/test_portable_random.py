@@ -28,6 +28,14 @@ def test_uniforms_are_uniform_and_never_0_or_1():
     assert chi2 < 27.9  # 9 degrees of freedom, p = 0.001
 
 
+def test_the_extreme_hashes_stay_strictly_inside_0_and_1():
+    """The largest 64-bit hash gives 1 - 2^-53 and the smallest 2^-53: never 1 or 0, where the
+    normal quantile would be infinite (with 53 bits, (2^53 - 1/2) / 2^53 rounds to 1.0)."""
+    u = pr._unit(np.array([0, 2**64 - 1, 2**11], dtype=np.uint64))
+    assert u[0] == 2.0**-53 and u[1] == 1 - 2.0**-53 and u[2] == 2.0**-53
+    assert np.isfinite(pr.normal_quantile(u)).all()
+
+
 def test_a_stream_is_the_same_however_it_is_asked_for():
     whole = pr.normals(3, 1, 1000)
     assert np.array_equal(pr.normals(3, 1, 400, start=600), whole[600:])

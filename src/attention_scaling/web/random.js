@@ -3,7 +3,8 @@
 // instead of being shipped as numbers. Counter-based: value i of stream (seed, stream) is a hash
 // of its counter, so any prefix, or any single value, is the same however it is asked for.
 //
-// Uniforms: SplitMix64 of the counter, its top 53 bits, exactly representable in a double.
+// Uniforms: SplitMix64 of the counter, its top 52 bits plus 1/2 over 2^52, exactly representable in
+// a double and never 0 or 1 (with 53 bits the largest would round to 1).
 // Normals: the inverse of the normal CDF at those uniforms, by Wichura's algorithm AS 241
 // (PPND16, relative error about 1e-16): only + - * / in the centre, where page and package agree
 // bit for bit; log and sqrt in the tails, where V8's log and numpy's differ by a unit in the last
@@ -31,7 +32,7 @@ export function uniforms(seed, stream, n, start = 0) {
   const k = key(seed, stream), out = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const z = mix64((k + BigInt(start + i + 1) * GOLDEN) & MASK);
-    out[i] = (Number(z >> 11n) + 0.5) / 9007199254740992;  // (top 53 bits + 1/2) / 2^53
+    out[i] = (Number(z >> 12n) + 0.5) / 4503599627370496;  // (top 52 bits + 1/2) / 2^52, inside (0, 1)
   }
   return out;
 }
