@@ -51,8 +51,8 @@ def module_html(explorer: "Explorable", uid: str) -> str:
         raise ValueError(f"explorer {explorer.name} names no payload for its module")
     stops = lesson.check_stops(explorer.name, {control.name: control.values}, explorer.stops) if explorer.stops else ()
     default = explorer.defaults()[control.name]
-    _, alt0, readout0 = explorer.frame()
-    picture = base64.b64encode(explorer.figure.png()).decode("ascii")
+    png, alt0, readout0 = explorer.frame()  # the default setting's picture, drawn once
+    picture = base64.b64encode(png).decode("ascii")
     width, height = explorer.figure.fig.canvas.get_width_height()
     cid = f"{uid}-{control.name}"
     note = ("Computed in the page for any s from 0.05 to 100 (1 001 slider positions, exact at round "
