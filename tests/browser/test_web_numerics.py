@@ -310,6 +310,43 @@ def test_a_module_bundle_imports_as_one_file(modules):
         web.bundle("nowhere.js")
 
 
+def test_the_widget_module_draws_what_its_model_holds(modules, monkeypatch):
+    """What anywidget runs in Jupyter (``widget.js``, bundled with its default export): given a
+    model like anywidget's (get, on, off), it mounts the view without a slider of its own (the
+    ipywidget is linked to the model instead), redraws on every change of the model's value
+    with the package's readout, and its cleanup stops listening."""
+    from attention_scaling.explorables import STATIC_ENV, scale_explorer
+    from attention_scaling.explorables.book import _describe_scale
+
+    monkeypatch.delenv(STATIC_ENV, raising=False)
+    view = scale_explorer().widget().view
+    page, _ = modules
+    scales = [1.0, 0.05, 2.7, 100.0, 0.123]
+    got = page.evaluate("""async ([source, state, scales]) => {
+        const m = await import(URL.createObjectURL(new Blob([source], {type: "text/javascript"})));
+        const handlers = {};
+        const model = {get: k => state[k], on: (e, f) => { handlers[e] = f; }, off: e => { delete handlers[e]; }};
+        const el = document.createElement("div");
+        document.body.appendChild(el);
+        const cleanup = m.default.render({model, el});
+        const seen = [];
+        for (const s of scales) {
+            if (s !== state.scale) { state.scale = s; handlers["change:scale"](); }
+            seen.push([el.querySelector(".asb-said").textContent, el.querySelector(".asb-stack").getAttribute("aria-label")]);
+        }
+        const inputs = el.querySelectorAll("input").length;
+        cleanup();
+        return {seen, inputs, classes: el.className, listening: Object.keys(handlers)};
+    }""", [view._esm, {"mount": view.mount, "payload": view.payload, "controls": view.controls, "scale": view.scale},
+           scales])
+    assert got["inputs"] == 0 and "asb-widget" in got["classes"].split()
+    assert got["listening"] == []
+    for scale, (said, alt) in zip(scales, got["seen"]):
+        view.scale = scale
+        want = _describe_scale(view.state)
+        assert (said, alt) == (want.text, want.alt), scale
+
+
 # --- the scale explorer drawn in the page (scale_view.js), from disk -----------------------------
 
 

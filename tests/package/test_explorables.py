@@ -309,7 +309,7 @@ def test_live_widget_redraws_on_slider_change():
     assert len(exp.figure.state.weights.scaled) == 5
 
 
-@pytest.mark.parametrize("make", [attention_explorer, scale_explorer, normalization_explorer, context_explorer])
+@pytest.mark.parametrize("make", [attention_explorer, normalization_explorer, context_explorer])
 def test_live_frame_is_a_background_and_a_layer_stacked_as_one_image(make):
     """The live frame: the background and the cache's Tab in the one cell of a grid, the
     background first (under), both as wide as the cell, so they scale together like one

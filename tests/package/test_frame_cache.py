@@ -10,12 +10,12 @@ import re
 import numpy as np
 import pytest
 
-from attention_scaling.explorables import attention_explorer, context_explorer, normalization_explorer, scale_explorer
+from attention_scaling.explorables import attention_explorer, context_explorer, normalization_explorer
 from checks import frame_cache_of, png_pixels, shown_view
 
 
-FAST = {attention_explorer: "magnitude", scale_explorer: "scale", normalization_explorer: "magnitude",
-        context_explorer: "gap"}
+# The frame players' fast sliders (the scale explorer computes in the page: test_module_widget.py).
+FAST = {attention_explorer: "magnitude", normalization_explorer: "magnitude", context_explorer: "gap"}
 
 
 @pytest.mark.parametrize("make", list(FAST))

@@ -24,11 +24,12 @@ BOOK = ROOT / "booktools" / "src" / "attention_book"
 
 # Distribution name -> the top-level module it installs, for the reader's dependencies.
 MODULE_OF = {"numpy": "numpy", "matplotlib": "matplotlib", "ipywidgets": "ipywidgets", "sympy": "sympy",
-             "pillow": "PIL"}
+             "pillow": "PIL", "anywidget": "anywidget"}
 # Imported but not declared, with the reason. A reader's install brings each of them anyway.
 INDIRECT = {
     "mpmath": "sympy declares it (sympy's exact arithmetic); dot_law and stability use it directly",
     "IPython": "ipywidgets declares it (the kernel's display, for widgets and glued prose)",
+    "traitlets": "ipywidgets and anywidget declare it (the synced values of the explorers' widgets)",
     "myst_nb": "optional: prose.glue uses it when the book builds, and falls back without it",
 }
 

@@ -42,8 +42,9 @@ WIDGET_TROUBLE = ("Loading widget...", "Error displaying widget")
 CHANGE_TIMEOUT_MS = 20_000
 ROW_TIMEOUT_MS = 180_000  # a row fills in about 1-25 s; several explorers share one kernel
 # A live explorer: a box whose frame is a stack of two images, the figure's background and
-# the layer of what changes (Explorable.widget).
-EXPLORER = ".jp-Notebook .widget-vbox:has(> .asb-live-frame)"
+# the layer of what changes (Explorable.widget); or a box whose view is the page's own module
+# (an anywidget, explorables.widget: SVG panels drawn in the page).
+EXPLORER = ".jp-Notebook .widget-vbox:has(> .asb-live-frame), .jp-Notebook .widget-vbox:has(> .asb-widget)"
 
 
 def pages() -> list[str]:
@@ -69,7 +70,10 @@ def lab_server():
 # shows. With ipywidgets 8 the layer and readout of each position of the fast slider are
 # one view among the hidden views of a Tab (Explorable.widget, _FrameCache): only one shows.
 _SHOWN = """const shownImages = s => [...s.querySelectorAll('.widget-image')].filter(e => e.checkVisibility());
-    const shownReadouts = b => [...b.querySelectorAll('.widget-html')].filter(e => e.checkVisibility());"""
+    const shownReadouts = b => [...b.querySelectorAll('.widget-html')].filter(e => e.checkVisibility());
+    const moduleView = b => b.querySelector(':scope > .asb-widget');
+    const figureOf = b => moduleView(b) ? moduleView(b).querySelector('.asb-panels') : b.querySelector(':scope > .asb-live-frame');
+    const drawn = v => [...v.querySelectorAll('.asb-panels [data-value]')].map(e => e.dataset.value).join(' ');"""
 
 # Everything about the outputs and the explorers, read from the DOM once the cells ran.
 _READ = """() => {
@@ -88,11 +92,13 @@ _READ = """() => {
     const explorers = [...document.querySelectorAll(%s)]
         .map(b => {
             const area = b.closest('.jp-OutputArea-output');
-            const stack = b.querySelector(':scope > .asb-live-frame');
-            const images = shownImages(stack);
+            const stack = figureOf(b);
+            const images = moduleView(b) ? [] : shownImages(stack);
             const rect = e => { const r = e.getBoundingClientRect();
                                 return [r.left, r.top, r.width, r.height]; };
             return {
+                module: Boolean(moduleView(b)),
+                panels: moduleView(b) ? [...stack.querySelectorAll('.asb-panel')].map(rect) : [],
                 stack: images.map(rect),  // the background, then the layer
                 labels: [...b.querySelectorAll('.widget-label, .widget-htmlmath, .widget-radio-box label')]
                     .map(text).filter(t => t.trim()),
@@ -118,19 +124,25 @@ _READ = """() => {
     };
 }""" % (_SHOWN, json.dumps(EXPLORER), json.dumps(list(WIDGET_TROUBLE)))
 
-# The frame (the layer image's blob URL, new for each frame: the background never changes)
-# and the readout of explorer i.
+# The frame (the layer image's blob URL, new for each frame: the background never changes;
+# for a module's view, the values its SVG drew) and the readout of explorer i.
 _STATE = """i => {
     %s
     const b = document.querySelectorAll(%s)[i];
+    if (moduleView(b)) return [drawn(moduleView(b)), moduleView(b).querySelector('.asb-readout').textContent];
     const html = shownReadouts(b), images = shownImages(b.querySelector(':scope > .asb-live-frame'));
     return [images.length ? images[images.length - 1].src : '', html.length ? html[html.length - 1].textContent : ''];
 }""" % (_SHOWN, json.dumps(EXPLORER))
 # Whether the page shows explorer i's layer at the middle of its frame, over the background
-# (the frame must be in view).
+# (the frame must be in view); for a module's view, its panels there.
 _LAYER_ON_TOP = """i => {
     %s
-    const images = shownImages(document.querySelectorAll(%s)[i].querySelector(':scope > .asb-live-frame'));
+    const b = document.querySelectorAll(%s)[i];
+    if (moduleView(b)) {
+        const r = figureOf(b).getBoundingClientRect();
+        return figureOf(b).contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
+    }
+    const images = shownImages(b.querySelector(':scope > .asb-live-frame'));
     const r = images[images.length - 1].getBoundingClientRect();
     return images.length === 2 && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === images[1];
 }""" % (_SHOWN, json.dumps(EXPLORER))
@@ -206,6 +218,37 @@ def _fast_step(page, i, received: list) -> dict:
     return change | {"cached": True, "kernel_sent": received[start:]}
 
 
+# The notebook's kernel, asked to sleep: the page's module must repaint meanwhile.
+_SLEEP_JS = """seconds => {
+    const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+    window.asbSleeping = kernel.requestExecute({code: `import time; time.sleep(${seconds})`, silent: true,
+                                               store_history: false}).done;
+}"""
+_KERNEL_BUSY_JS = "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'busy'"
+
+
+def _step_while_the_kernel_sleeps(page, i) -> dict:
+    """Put explorer ``i``'s kernel to sleep for 8 s, press ArrowRight on its first slider and
+    record whether the view and readout changed within 3 s, and whether the kernel was still busy
+    then: a module's view repaints in the page, with no kernel round trip."""
+    handle = _explorer(page, i).locator(".widget-slider").first.locator(".noUi-handle")
+    handle.focus()
+    page.wait_for_function(KERNEL_IDLE_JS)
+    before = page.evaluate(_STATE, i)
+    page.evaluate(_SLEEP_JS, 8)
+    page.wait_for_function(_KERNEL_BUSY_JS, timeout=5_000)
+    page.keyboard.press("ArrowRight")
+    try:
+        page.wait_for_function(f"([i, before]) => ({_STATE})(i)[0] !== before[0]", arg=[i, before], timeout=3_000)
+    except Exception:  # playwright's TimeoutError: it waited for the kernel, or never changed
+        pass
+    after = page.evaluate(_STATE, i)
+    busy = page.evaluate(_KERNEL_BUSY_JS)
+    page.evaluate("() => window.asbSleeping")
+    page.wait_for_function(KERNEL_IDLE_JS, timeout=20_000)
+    return {"frame": after[0] != before[0], "readout": after[1] != before[1], "kernel_busy": busy}
+
+
 def visit(browser, server, urlpath: str) -> dict:
     """Open ``urlpath``, run all cells, read the outputs and move every control once."""
     record = {"console": [], "times": {}}
@@ -225,9 +268,12 @@ def visit(browser, server, urlpath: str) -> dict:
             box.scroll_into_view_if_needed()
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             box.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{_name(urlpath)}-{i}.png"))
-            box.locator(".asb-live-frame").scroll_into_view_if_needed()
+            box.locator(".asb-widget" if explorer["module"] else ".asb-live-frame").scroll_into_view_if_needed()
             explorer["layerOnTop"] = page.evaluate(_LAYER_ON_TOP, i)
-            explorer["fast"] = _fast_step(page, i, received)
+            if explorer["module"]:
+                explorer["asleep"] = _step_while_the_kernel_sleeps(page, i)
+            else:
+                explorer["fast"] = _fast_step(page, i, received)
             for j, slider in enumerate(explorer["sliders"]):
                 handle = box.locator(".widget-slider").nth(j).locator(".noUi-handle")
                 slider["keyboard"] = _changes(page, i, lambda: (handle.focus(), page.keyboard.press("ArrowRight")))
@@ -397,10 +443,14 @@ def test_layout_gives_room(visited, urlpath):
             assert slider["track"] >= MIN_TRACK_PX, (
                 f"{urlpath}: the track of '{slider['label']}' is {slider['track']:.0f} px, under {MIN_TRACK_PX}")
         assert explorer["imgWidth"] > 0, f"{urlpath}: the figure has no width"
-        background, layer = explorer["stack"]  # two images, exactly one over the other
-        assert all(abs(a - b) <= 0.5 for a, b in zip(background, layer)), (
-            f"{urlpath}: the frame's layer {layer} is not over its background {background}")
-        assert explorer["layerOnTop"], f"{urlpath}: the frame's background hides its layer"
+        if explorer["module"]:  # SVG panels side by side in the notebook's width
+            assert len(explorer["panels"]) == 3 and all(p[2] > 150 and p[3] > 100 for p in explorer["panels"])
+            assert explorer["layerOnTop"], f"{urlpath}: something covers the explorer's panels"
+        else:
+            background, layer = explorer["stack"]  # two images, exactly one over the other
+            assert all(abs(a - b) <= 0.5 for a, b in zip(background, layer)), (
+                f"{urlpath}: the frame's layer {layer} is not over its background {background}")
+            assert explorer["layerOnTop"], f"{urlpath}: the frame's background hides its layer"
         assert explorer["imgRight"] <= explorer["areaRight"] + 0.5, f"{urlpath}: the figure is wider than its output"
         assert explorer["areaScroll"] <= 0 and explorer["boxScroll"] <= 0, f"{urlpath}: the explorer scrolls sideways"
 
@@ -422,8 +472,30 @@ def test_a_full_row_steps_in_the_page_alone(visited, urlpath):
     new readout, and the kernel sends no message for it but the status of handling the
     page's own note of the new index (busy, idle): no frame, no readout, no update."""
     for explorer in _explorers(visited, urlpath):
+        if explorer["module"]:
+            continue  # computes in the page: test_a_module_repaints_while_the_kernel_sleeps
         fast = explorer["fast"]
         assert fast["cached"], f"{urlpath}: the fast slider's row never filled"
         assert fast["frame"] and fast["readout"], f"{urlpath}: a cached step left the frame or readout: {fast}"
         sent = [kind for kind in fast["kernel_sent"] if kind != "status"]
         assert sent == [], f"{urlpath}: the kernel sent {sent} for a cached step"
+
+
+MODULE_PAGES = [p for p in EXPLORING if "derive-the-softmax-gradient" in p]  # scale_explorer(): an anywidget
+
+
+def test_the_module_pages_are_found():
+    assert len(MODULE_PAGES) == 1
+
+
+@pytest.mark.parametrize("urlpath", MODULE_PAGES, ids=_name)
+def test_a_module_repaints_while_the_kernel_sleeps(visited, urlpath):
+    """The scale explorer's view is the page's module (an anywidget), its slider an ipywidget
+    linked to it in the page: with the kernel asleep, a key press still redraws the panels and
+    the readout at once."""
+    modules = [e for e in _explorers(visited, urlpath) if e["module"]]
+    assert modules, f"{urlpath}: no explorer computes in the page"
+    for explorer in modules:
+        step = explorer["asleep"]
+        assert step["kernel_busy"], f"{urlpath}: the kernel was not asleep during the step: {step}"
+        assert step["frame"] and step["readout"], f"{urlpath}: the view waited for the kernel: {step}"

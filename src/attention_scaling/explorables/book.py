@@ -112,7 +112,6 @@ def scale_explorer(seed: int = 0) -> Explorable:
                           ("log", 0.05, 100.0, 0.02), fmt="{:g}")],
         describe=_describe_scale,
         stops=lesson.stops("scale"),
-        fast="scale",
         web="mountScale",
         payload=lambda: web.scale_payload(seed, nice=SCALES),
     )

@@ -86,11 +86,26 @@ def live_positions(control: Control) -> tuple:
         return tuple(spec[0])
     if kind == "int":
         return tuple(range(spec[0], spec[1] + 1))
-    low, high, step = spec
+    centre, step, first, last = _log_steps(control)
+    return tuple(float(f"{10.0 ** (centre + k * step):.12g}") for k in range(first, last + 1))
+
+
+def _log_steps(control: Control) -> tuple[float, float, int, int]:
+    """(log10 of the default, the step, the first and last step from it inside the range) of a
+    ``("log", low, high, step)`` control."""
+    _, low, high, step = control.live
     centre = float(np.log10(control.default))
     first = int(np.ceil((np.log10(low) - centre) / step - 1e-9))
     last = int(np.floor((np.log10(high) - centre) / step + 1e-9))
-    return tuple(float(f"{10.0 ** (centre + k * step):.12g}") for k in range(first, last + 1))
+    return centre, step, first, last
+
+
+def log_slider_range(control: Control) -> tuple[float, float]:
+    """(min, max) exponents of a live log slider over the steps of :func:`live_positions`: its
+    default is a step, so the slider shows it exactly (from 10**log10(low), the front end would
+    round the default to its nearest step: s = 0.998 for 1)."""
+    centre, step, first, last = _log_steps(control)
+    return round(centre + first * step, 12), round(centre + last * step, 12)
 
 
 def _value_set(control) -> str:

@@ -10,12 +10,10 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import numpy as np
-
 from .. import lesson
 from ..figures import BlitFigure
 from ..readout import Readout
-from .controls import Control, FRAME_BUDGET_BYTES, _value_set, live_positions, static_mode
+from .controls import Control, FRAME_BUDGET_BYTES, _value_set, live_positions, log_slider_range, static_mode
 from .live import RADIO_CLASS, RADIO_KEYS_JS, _FrameCache, _caches, _readout_html
 from .page import module_html
 from .player import _readout_data, player_html
@@ -72,7 +70,7 @@ class Explorable:
 
     # --- live ----------------------------------------------------------------------
 
-    def _live_control(self, c: Control):
+    def _live_control(self, c: Control, cached: bool = True):
         """One live control on a row of its own: the label (typeset by the front end), then a
         slider that keeps most of the row to be dragged in, or radio buttons."""
         import ipywidgets as w
@@ -87,15 +85,15 @@ class Explorable:
         common |= {"continuous_update": True, "layout": w.Layout(width="100%", max_width="760px")}
         if kind == "select":
             return w.SelectionSlider(options=list(spec[0]), value=c.default, **common)
-        if kind == "log" and c.name == self.fast and _caches():
+        if kind == "log" and cached and c.name == self.fast and _caches():
             # the cached slider needs an index to link: the same log steps, as a selection
             # labelled as the log slider's readout (d3 ".3g": 1.00, 0.0501, 100)
             return w.SelectionSlider(options=[(f"{x:#.3g}".rstrip("."), x) for x in live_positions(c)],
                                      value=c.default, **common)
         if kind == "log":
-            low, high, step = spec
-            return w.FloatLogSlider(value=c.default, base=10, min=np.log10(low), max=np.log10(high),
-                                    step=step, readout_format=".3g", **common)
+            low, high = log_slider_range(c)
+            return w.FloatLogSlider(value=c.default, base=10, min=low, max=high, step=spec[2], readout_format=".3g",
+                                    **common)
         return w.IntSlider(value=c.default, min=spec[0], max=spec[1], **common)
 
     def widget(self):
@@ -112,6 +110,8 @@ class Explorable:
         """
         import ipywidgets as w
 
+        if self.web is not None:
+            return self._module_widget()
         controls = {c.name: self._live_control(c) for c in self.controls + self.live_only}
         for s in controls.values():  # ipywidgets 8 echoes a synced value (a selection's index)
             s._value_metadata = s._index_metadata = {"echo_update": False}  # back to the page: not ours
@@ -133,6 +133,25 @@ class Explorable:
         redraw()
         title = w.HTMLMath(f"<b>{html.escape(self.title)}</b>")
         return w.VBox([title, *controls.values(), stack, readout], layout=w.Layout(width="100%"))
+
+    def _module_widget(self):
+        """The controls and the module's view (:func:`~.widget.module_view`), linked in the page:
+        a control repaints the view with no kernel round trip. The box's ``view`` is the anywidget,
+        whose ``state`` is the package's state at the current values."""
+        import ipywidgets as w
+
+        from .widget import module_view
+
+        view = module_view(self)
+        controls = [self._live_control(c, cached=False) for c in self.controls]
+        links = []
+        for c, control in zip(self.controls, controls):
+            control._value_metadata = {"echo_update": False}
+            links.append(w.jslink((control, "value"), (view, c.name)))
+        title = w.HTMLMath(f"<b>{html.escape(self.title)}</b>")
+        box = w.VBox([title, *controls, view], layout=w.Layout(width="100%"))
+        box.view, box.links = view, links
+        return box
 
     @staticmethod
     def _live_frame(background: bytes):

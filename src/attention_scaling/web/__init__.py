@@ -31,7 +31,8 @@ __all__ = ["MODULES", "module_source", "bundle", "scale_payload", "pack", "unpac
 GLOBAL = "attentionScalingWeb"
 
 #: The ES modules, by name.
-MODULES = ("numerics.js", "scale.js", "random.js", "format.js", "readout.js", "payload.js", "scale_view.js")
+MODULES = ("numerics.js", "scale.js", "random.js", "format.js", "readout.js", "payload.js", "scale_view.js",
+           "widget.js")
 
 
 def module_source(name: str) -> str:
@@ -44,6 +45,7 @@ def module_source(name: str) -> str:
 _IMPORT = re.compile(r'^import \{([^}]*)\} from "\./([a-z_]+\.js)";\n', re.M)
 _COMMENT_LINE = re.compile(r"^[ \t]*//.*\n", re.M)
 _EXPORT = re.compile(r"^export (?:async )?(?:function\*? |const |let )([A-Za-z_$][\w$]*)", re.M)
+_DEFAULT = re.compile(r"^export default ", re.M)
 
 
 def _order(entry: str, seen: list[str]) -> list[str]:
@@ -60,11 +62,12 @@ def bundle(entry: str, classic: bool = False) -> str:
     """``entry`` and every module it imports as one script, each module in a function scope of
     its own that receives what it imports and returns what it exports.
 
-    By default an ES module exporting ``entry``'s names (what anywidget loads: one module, no
-    relative imports). With ``classic``, a plain script that puts them on ``window.``:data:`GLOBAL`:
-    a page opened from disk (file://) may not import modules at all, Chromium refuses them.
-    The modules must keep to ``import {a, b} from "./x.js";`` and ``export function``/``const``
-    at the start of a line (``module_source`` files do).
+    By default an ES module exporting ``entry``'s names, and its default export if it has one
+    (what anywidget loads: one module, no relative imports, ``export default {render}``). With
+    ``classic``, a plain script that puts the names on ``window.``:data:`GLOBAL`: a page opened
+    from disk (file://) may not import modules at all, Chromium refuses them.
+    The modules must keep to ``import {a, b} from "./x.js";``, ``export function``/``const``
+    and ``export default`` at the start of a line (``module_source`` files do).
     """
     order = _order(entry, [])
     parts = ["// Bundled by attention_scaling.web.bundle from " + ", ".join(order) + ".", '"use strict";']
@@ -73,6 +76,9 @@ def bundle(entry: str, classic: bool = False) -> str:
         imports = _IMPORT.findall(source)
         exported = _EXPORT.findall(source)
         body = _EXPORT.sub(lambda m: m.group(0).removeprefix("export "), _IMPORT.sub("", source))
+        if _DEFAULT.search(body):  # the module's default export, returned as `default`
+            body = _DEFAULT.sub("const __default = ", body)
+            exported.append("default: __default")
         params = ", ".join("{" + names.strip() + "}" for names, _ in imports)
         args = ", ".join(_scope(dep) for _, dep in imports)
         parts.append(f"const {_scope(name)} = (function ({params}) {{\n{body}\nreturn {{{', '.join(exported)}}};\n}})({args});")
@@ -80,7 +86,10 @@ def bundle(entry: str, classic: bool = False) -> str:
     if classic:
         parts.append(f"globalThis.{GLOBAL} = Object.assign(globalThis.{GLOBAL} || {{}}, {_scope(entry)});")
     else:
-        parts.append(f"export const {{{', '.join(names)}}} = {_scope(entry)};")
+        if names:
+            parts.append(f"export const {{{', '.join(names)}}} = {_scope(entry)};")
+        if _DEFAULT.search(module_source(entry)):
+            parts.append(f"export default {_scope(entry)}.default;")
     return "\n".join(parts) + "\n"
 
 

@@ -202,17 +202,20 @@ function slider(root, id) {
 
 // Mount the explorer in `root` for `payload` (attention_scaling.web.scale_payload). Parts the
 // root already holds are used (a built page's slider, figure box and readout: a .asb-player);
-// missing ones are made. Returns {set(s), fromInput(), showPanel(i), roundStops, state}.
-export function mountScale(root, packed, {scale = 1, inputId = null} = {}) {
+// missing ones are made. With `slider: false` it has none: in Jupyter (widget.js) the slider is an
+// ipywidget linked to it. Returns {set(s), fromInput(), showPanel(i), roundStops, state}.
+export function mountScale(root, packed, {scale = 1, inputId = null, slider: withSlider = true} = {}) {
   const payload = unpack(packed);
   addStyles();
   root.classList.add("asb-explorer", "asb-scale-explorer");
   const id = inputId || `${root.id || `asb-scale-${Math.random().toString(36).slice(2, 8)}`}-s`;
-  const {input, shown} = slider(root, id);
+  const {input, shown} = withSlider ? slider(root, id) : {input: null, shown: null};
   const at = scalePositions(payload.nice || []);
-  input.min = "0";
-  input.max = String(at.steps);
-  input.step = "1";
+  if (input) {
+    input.min = "0";
+    input.max = String(at.steps);
+    input.step = "1";
+  }
   let stack = root.querySelector(".asb-stack");
   if (!stack) stack = html("div", {class: "asb-stack"}, html("div", {class: "asb-scroll"}, root));
   stack.replaceChildren();  // the build's picture for a page without scripts
@@ -249,15 +252,17 @@ export function mountScale(root, packed, {scale = 1, inputId = null} = {}) {
     setReadout(parts);
     setData(state);
     stack.setAttribute("aria-label", parts.alt);
-    input.value = String(at.toStep(clamped));
     const value = formatGeneral(clamped, 3);
+    if (input) {
+      input.value = String(at.toStep(clamped));
+      input.setAttribute("aria-valuetext", `s = ${value}`);
+    }
     if (shown) shown.textContent = value;
-    input.setAttribute("aria-valuetext", `s = ${value}`);
     root.dataset.scale = String(clamped);
     return state;
   }
   const fromInput = () => set(at.toScale(Number(input.value)));
-  input.addEventListener("input", fromInput);
+  if (input) input.addEventListener("input", fromInput);
   set(scale);
   const panels = [...stack.querySelectorAll(".asb-panel")];
   const showPanel = k => panels.forEach((p, i) => p.classList.toggle("asb-focus", i === k));
@@ -272,7 +277,8 @@ export function mountScale(root, packed, {scale = 1, inputId = null} = {}) {
 // panel the stop talks about.
 export const SCALE_VIEW_CSS = `
 .asb-scale-explorer { --asb-weight: #6b6b6b; --asb-gradient: #7b3294; }
-html[data-theme="dark"] .asb-scale-explorer { --asb-weight: #a8a8a8; --asb-gradient: #c38bd9; }
+html[data-theme="dark"] .asb-scale-explorer, body[data-jp-theme-light="false"] .asb-scale-explorer {
+  --asb-weight: #a8a8a8; --asb-gradient: #c38bd9; }
 .asb-scale-explorer .asb-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr));
   gap: 0.5rem; max-width: 1200px; }
 .asb-scale-explorer .asb-panel { margin: 0; min-width: 0; }

@@ -1,0 +1,70 @@
+"""An explorer that computes in the page, in Jupyter: an anywidget running the static page's module.
+
+The view is :class:`ModuleView`, an ``anywidget.AnyWidget`` whose front end is ``widget.js`` of
+:mod:`attention_scaling.web` (bundled into one module): it mounts the same view the static book
+mounts (``scale_view.js``) and redraws it whenever one of its control values changes. The
+controls are ordinary ipywidgets (a ``FloatLogSlider`` for the scale), linked to those values in
+the front end (``ipywidgets.jslink``): a slider repaints the view without the kernel, which only
+hears of the new value. The kernel still knows the state: :attr:`ModuleView.state` is the
+package's own figure state at the current values, for a lab that reads it.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any
+
+from .. import web
+
+if TYPE_CHECKING:
+    from .explorable import Explorable
+
+
+@functools.cache
+def _view_class(names: tuple[str, ...]) -> type:
+    """The anywidget class of an explorer with these controls: one synced float per control."""
+    import anywidget
+    import traitlets as t
+
+    traits: dict[str, Any] = {name: t.Float(0.0).tag(sync=True) for name in names}
+    namespace = {
+        "__doc__": ModuleViewDoc,
+        "_esm": web.bundle("widget.js"),
+        "mount": t.Unicode("").tag(sync=True),
+        "payload": t.Dict().tag(sync=True),
+        "controls": t.List(t.Unicode()).tag(sync=True),
+        "state": property(_state),
+        **traits,
+    }
+    return type("ModuleView", (anywidget.AnyWidget,), namespace)
+
+
+ModuleViewDoc = """The front end of a module explorer (``widget.js``): ``mount`` names the view,
+``payload`` is what the package computed for it, ``controls`` names the value traits the view
+redraws on; ``state`` is the package's state at the current values."""
+
+
+def _state(view) -> Any:
+    """The package's own state of the explorer at the view's current values (its figure's), each
+    value held to its control's range as the page holds it (a slider's last step can overshoot
+    its end by a rounding)."""
+    explorer = view._explorer
+    values = {}
+    for c in explorer.controls:
+        low, high = c.live[1:3]
+        values[c.name] = min(high, max(low, getattr(view, c.name)))
+    explorer.figure.update(**(explorer.defaults() | values))
+    return explorer.figure.state
+
+
+def module_view(explorer: "Explorable"):
+    """The anywidget for ``explorer`` (whose ``web`` names its mount function), at its defaults."""
+    if explorer.web is None or explorer.payload is None:
+        raise ValueError(f"explorer {explorer.name} has no module to show in Jupyter")
+    names = tuple(c.name for c in explorer.controls)
+    view = _view_class(names)(mount=explorer.web, payload=explorer.payload(), controls=list(names),
+                              **{c.name: float(c.default) for c in explorer.controls})
+    view._explorer = explorer
+    for name in names:  # ipywidgets 8 echoes a value back to the page that sent it: not needed here
+        setattr(view, f"_{name}_metadata", {"echo_update": False})
+    return view

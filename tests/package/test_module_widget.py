@@ -1,0 +1,77 @@
+"""An explorer that computes in the page, in Jupyter (issue 30, "the same module in Jupyter"):
+``scale_explorer()`` displays an anywidget running the static page's module, its slider an
+ipywidgets FloatLogSlider linked to it in the front end, and the kernel still knows the state.
+
+Runs with the oldest versions too (Colab's ipywidgets 7.7.1, anywidget 0.9): there the widget is
+made and its state follows its values; what the front end draws is tested in Chromium
+(tests/browser/test_web_numerics.py) and in a real JupyterLab (tests/system/test_jupyterlab.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attention_scaling import web
+from attention_scaling.explorables import SCALES, STATIC_ENV, attention_explorer, scale_explorer
+from attention_scaling.figures import ScaleFigure
+
+
+@pytest.fixture
+def live(monkeypatch):
+    monkeypatch.delenv(STATIC_ENV, raising=False)
+
+
+def test_the_scale_explorer_is_a_slider_linked_to_the_pages_module(live):
+    import anywidget
+    import ipywidgets as w
+
+    box = scale_explorer().widget()
+    title, slider, view = box.children
+    assert isinstance(title, w.HTMLMath) and isinstance(slider, w.FloatLogSlider)
+    assert isinstance(view, anywidget.AnyWidget) and box.view is view
+    assert slider.description == "scale $s$ (inverse temperature $1/T$)"
+    # the live steps (10**0.02 apart) through the default, so that the slider shows s = 1 exactly
+    assert (slider.base, slider.min, slider.max, slider.step) == (10, -1.3, 2.0, 0.02)
+    assert slider.value == view.scale == 1.0
+    (link,) = box.links  # in the front end: the page repaints without asking the kernel
+    assert link._model_name == "LinkModel"  # both ways (ipywidgets.jslink), not jsdlink's one way
+    assert link.source == (slider, "value") and link.target == (view, "scale")
+    # no echo of a value back to the page that sent it (ipywidgets 8)
+    assert slider.trait_metadata("value", "echo_update", default=True) is False
+    assert view.trait_metadata("scale", "echo_update", default=True) is False
+    assert view.mount == "mountScale" and view.controls == ["scale"]
+    assert view.payload == web.scale_payload(0, nice=SCALES)
+
+
+def test_the_views_module_is_one_file_with_a_default_export(live):
+    view = scale_explorer().widget().view
+    assert view._esm == web.bundle("widget.js")
+    assert view._esm.rstrip().endswith("export default __asb_widget.default;")
+    assert "import {" not in view._esm and "mountScale" in view._esm
+
+
+@pytest.mark.parametrize("scale", [0.05, 0.37, 3.0, 100.0, 100.00000000000004, 0.01])
+def test_the_kernel_knows_the_state_the_view_shows(live, scale):
+    view = scale_explorer().widget().view
+    view.scale = scale
+    state = view.state
+    scale = min(100.0, max(0.05, scale))  # held to the range, as the page holds it
+    fig = ScaleFigure(seed=0)
+    fig.update(scale=scale)
+    assert state.scale == scale
+    assert np.array_equal(state.weights, fig.state.weights)
+    assert state.draw == fig.state.draw and state.mean == fig.state.mean
+
+
+def test_it_displays_as_its_box(live):
+    exp = scale_explorer()
+    bundle = exp._repr_mimebundle_()
+    assert set(bundle) == {"application/vnd.jupyter.widget-view+json", "text/plain"}
+    assert bundle["text/plain"].endswith("(live: needs a running kernel)")
+
+
+def test_only_an_explorer_with_a_module_has_a_view():
+    from attention_scaling.explorables.widget import module_view
+
+    with pytest.raises(ValueError, match="no module to show in Jupyter"):
+        module_view(attention_explorer(n_pairs=100))
