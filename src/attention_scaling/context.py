@@ -24,6 +24,7 @@ import math
 import numpy as np
 
 from . import _validate as v
+from . import portable_random
 
 __all__ = [
     "N_VALUES",
@@ -36,7 +37,10 @@ __all__ = [
     "CAP",
     "TOP_KEYS",
     "EXPLORER_SEED",
+    "CONTEXT_STREAM",
+    "GAP_RANGE",
     "MAX_KEYS",
+    "distractors",
     "needle_weight",
     "gap_for_weight",
     "log_n_factor",
@@ -73,8 +77,13 @@ TEX_NAMES = {"plain": r"plain $1/\sqrt{d_k}$", "log-n": NAMES["log-n"],
              "soft-cap": f"soft-cap (tanh), $c = {CAP:g}$", "zero-logit": "extra zero logit"}
 #: How many of the strongest distractors the explorer shows as bars of their own.
 TOP_KEYS = 5
-#: The explorer's draw: np.random.default_rng(EXPLORER_SEED).
+#: The explorer's draw: :func:`distractors` with this seed (draw 0).
 EXPLORER_SEED = 0
+#: Draw ``d`` of the distractors is the stream ``(seed, CONTEXT_STREAM + d)`` of
+#: :mod:`attention_scaling.portable_random`, which the page's ``random.js`` draws identically.
+CONTEXT_STREAM = 1000
+#: The explorer's range of the needle's gap Δ (the slider's is [0, 20]).
+GAP_RANGE = (-40.0, 40.0)
 #: The most keys the toy draws scores for (:func:`needle_scores`, :func:`needle_experiment`):
 #: 2**24, 128 MB of float64 scores per draw; the book's slider stops at 65 536.
 MAX_KEYS = 2**24
@@ -200,18 +209,30 @@ def softmax_with_zero(z) -> tuple[np.ndarray, np.ndarray]:
     return e / total, (e0 / total)[..., 0]
 
 
+def distractors(count: int, seed: int = EXPLORER_SEED, draw: int = 0) -> np.ndarray:
+    """``count`` distractor scores ~ N(0, 1) of draw ``draw``: the stream ``(seed,``
+    :data:`CONTEXT_STREAM` ``+ draw)`` of :mod:`~attention_scaling.portable_random`, which the
+    page draws identically (``random.js``), so that the explorer computes in the page from the
+    seed alone. A smaller ``count`` is a prefix of the same draw."""
+    count = v.positive_int(count, "count", minimum=0)
+    if count > MAX_KEYS:
+        raise ValueError(f"count must be at most MAX_KEYS = {MAX_KEYS}, got {count}")
+    seed = v.positive_int(seed, "seed", minimum=0)
+    draw = v.positive_int(draw, "draw", minimum=0)
+    return portable_random.normals(seed, CONTEXT_STREAM + draw, count)
+
+
 def needle_scores(n, gap, seed: int = EXPLORER_SEED, offset: float = 0.0) -> np.ndarray:
     """Scores of the toy: the needle ``gap`` first, then ``n - 1`` distractors ~ N(``offset``, 1).
 
     The distractors stand for :math:`q\\cdot k/\\sqrt{d_k}` of random unit-variance vectors
-    (variance 1, which is what the 1/√d_k buys). They are drawn from
-    ``np.random.default_rng(seed)``; a smaller ``n`` takes the first ``n - 1`` of the same draws.
+    (variance 1, which is what the 1/√d_k buys). They are :func:`distractors` of ``seed``
+    (draw 0); a smaller ``n`` takes the first ``n - 1`` of the same draws.
     ``n`` runs from 2 to :data:`MAX_KEYS`.
     """
     n, gap = _drawn_n(_n(n), "n"), _real(gap, "gap")
     offset = _real(offset, "offset")
-    seed = v.positive_int(seed, "seed", minimum=0)
-    rest = np.random.default_rng(seed).standard_normal(n - 1) + offset
+    rest = distractors(n - 1, seed) + offset
     return np.concatenate([[gap], rest])
 
 
@@ -350,8 +371,8 @@ def needle_experiment(gap: float = 6.0, n_values=N_VALUES, draws: int = 20, seed
     "gradient", "sink"}}}``, each an array of shape ``(draws, len(n_values))``: the needle's
     weight, the other keys' total (with the sink), the derivative of the needle's weight with
     respect to its score, and, for every method, the weight the extra zero logit would take.
-    The first draw is the one the explorer shows when ``seed`` is :data:`EXPLORER_SEED` and
-    ``draws`` is 1.
+    The draws are numpy's, a study of their own: the explorer's one draw is :func:`distractors`
+    (the portable stream the page also draws), which :func:`needle_scores` returns.
     """
     gap = _real(gap, "gap")
     ns = v.increasing_ints(n_values, "n_values")
@@ -548,11 +569,12 @@ class ContextFigure(BlitFigure[ContextState]):
         self.seed = v.positive_int(seed, "seed", minimum=0)
         self.s, self.cap = v.positive_real(s, "s"), v.positive_real(cap, "cap")
         self.ns = np.array(N_VALUES)
-        rest_all = np.random.default_rng(self.seed).standard_normal(N_VALUES[-1] - 1)
-        # the bars take the logits themselves, s·ln n·z for scores up to the gap's 20
-        if not math.isfinite(log_n_factor(N_VALUES[-1], self.s) * max(20.0, float(np.abs(rest_all).max()))):
+        self.rest_all = distractors(N_VALUES[-1] - 1, self.seed)
+        # the bars take the logits themselves, s·ln n·z for scores up to the gap's 40
+        if not math.isfinite(log_n_factor(N_VALUES[-1], self.s) * max(GAP_RANGE[1], float(np.abs(self.rest_all).max()))):
             raise ValueError(f"s={self.s:g} makes the explorer's logits s·ln n·z overflow float64")
-        self._precompute(rest_all)
+        self._at: dict[int, dict] = {}
+        self._parts = {m: [self.partition(n)["parts"][m] for n in N_VALUES] for m in METHODS}
         fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")),
                      dpi=v.positive_int(dpi, "dpi"), layout="constrained")
         super().__init__(fig)
@@ -563,27 +585,28 @@ class ContextFigure(BlitFigure[ContextState]):
         self._gap: float | None = None
         self.update()
 
-    def _precompute(self, rest_all: np.ndarray) -> None:
-        """Every log partition, at every n and for every method: an update then costs a few
-        logistic functions."""
-        self._log_z = {m: np.empty(len(N_VALUES)) for m in METHODS}
-        self._parts: dict[str, list] = {m: [] for m in METHODS}
-        self._top, self._log_rest = {}, {}
-        for i, n in enumerate(N_VALUES):
-            rest = rest_all[: n - 1]
+    def partition(self, n: int) -> dict:
+        """What every update at ``n`` keys needs of the first ``n - 1`` distractors, for each
+        method: their log partition (``parts``, :func:`_log_partitions`; ``log_z``), the logits
+        of the :data:`TOP_KEYS` strongest (``top``) and the log-sum-exp of the others' logits,
+        taken in their drawn order (``log_rest``). Computed once for each n (the page's
+        ``context.js`` computes the same)."""
+        if n not in self._at:
+            rest = self.rest_all[: n - 1]
             parts = _log_partitions(rest, n, self.s, self.cap)
             order = np.argsort(rest)[::-1]
-            top, others = rest[order[:TOP_KEYS]], rest[order[TOP_KEYS:]]
+            top, others = rest[order[:TOP_KEYS]], np.delete(rest, order[:TOP_KEYS])
+            at: dict = {"parts": parts, "log_z": {}, "top": {}, "log_rest": {}}
             for m in METHODS:
-                self._parts[m].append(parts[m])
-                self._log_z[m][i] = _log_partition(parts[m], m)
-                lt, _ = _transform(top, n, m, self.s, self.cap)
-                self._top[m, n] = lt
+                at["log_z"][m] = _log_partition(parts[m], m)
+                at["top"][m], _ = _transform(top, n, m, self.s, self.cap)
                 if others.size:
                     lo, _ = _transform(others, n, m, self.s, self.cap)
-                    self._log_rest[m, n] = float(lo.max() + np.log(np.exp(lo - lo.max()).sum()))
+                    at["log_rest"][m] = float(lo.max() + np.log(np.exp(lo - lo.max()).sum()))
                 else:
-                    self._log_rest[m, n] = -np.inf
+                    at["log_rest"][m] = -np.inf
+            self._at[n] = at
+        return self._at[n]
 
     def _bars(self, ax_w) -> None:
         """Left: the needle, the strongest distractors, the rest summed, the sink."""
@@ -663,27 +686,29 @@ class ContextFigure(BlitFigure[ContextState]):
         return ContextCurves(weight=weights, others=others, spread=weights * others, gradient=grads)
 
     def update(self, n: int = 1024, gap: float = 6.0, method: str = "plain") -> None:
-        """Show ``method`` with the needle ``gap`` above 0 among ``n`` keys (``n`` in :data:`N_VALUES`)."""
-        if n not in N_VALUES or isinstance(n, bool):
-            raise ValueError(f"n must be one of {N_VALUES}, got {n!r}")
+        """Show ``method`` with the needle ``gap`` above 0 among ``n`` keys: any integer ``n``
+        from 2 to the last of :data:`N_VALUES`, any ``gap`` in :data:`GAP_RANGE`."""
+        n = v.positive_int(n, "n", minimum=2)
+        if n > N_VALUES[-1]:
+            raise ValueError(f"n must lie in [2, {N_VALUES[-1]}], got {n}")
         gap = _real(gap, "gap")
-        if not 0 <= gap <= 20:
-            raise ValueError(f"gap must lie in [0, 20], got {gap}")
+        if not GAP_RANGE[0] <= gap <= GAP_RANGE[1]:
+            raise ValueError(f"gap must lie in [{GAP_RANGE[0]:g}, {GAP_RANGE[1]:g}], got {gap}")
         method = _check_method(method)
-        n = int(n)
         if gap != self._gap:
             self._gap = gap
             self._all = {m: self.curves(gap, m) for m in METHODS}
             for m in METHODS:
                 self.curves_n[m].set_ydata(self._all[m].weight)
-        i = N_VALUES.index(n)
-        cur = self._all[method]
-        weight, others = cur.weight[i], cur.others[i]
+        at = self.partition(n)
+        weight, others, slope_grad, _ = _needle_from_partition(gap, n, method, at["parts"][method], self.s, self.cap)
+        weight, others, gradient = float(weight), float(others), float(slope_grad)
+        spread = weight * others
         # every weight from the log partition: e^(logit - log Z), Z = needle + distractors (+ 1)
         needle_logit, _ = _transform(np.array([gap]), n, method, self.s, self.cap)
-        log_total = float(np.logaddexp(needle_logit[0], self._log_z[method][i]))
-        top = np.exp(self._top[method, n] - log_total)
-        rest = float(np.exp(self._log_rest[method, n] - log_total))
+        log_total = float(np.logaddexp(needle_logit[0], at["log_z"][method]))
+        top = np.exp(at["top"][method] - log_total)
+        rest = float(np.exp(at["log_rest"][method] - log_total))
         sink = float(np.exp(-log_total)) if method == "zero-logit" else 0.0
         heights = np.zeros(self._slots)
         heights[0] = weight
@@ -697,15 +722,14 @@ class ContextFigure(BlitFigure[ContextState]):
         for m in METHODS:  # the current method's curves, and plain's for reference (fewer bytes a frame)
             self.curves_n[m].set_visible(m in (method, "plain"))
         self.curves_n[method].set_zorder(3)
-        self.mark_g.set_data([weight], [cur.spread[i]])
-        self.dot_g.set_data([weight], [cur.spread[i]])
+        self.mark_g.set_data([weight], [spread])
+        self.dot_g.set_data([weight], [spread])
         self.dot_g.set_color(_STYLE[method][0])
         self.dot_g.set_marker(_STYLE[method][1])
         self.mark_n.set_data([n], [weight])
-        self.state = ContextState(n=n, gap=gap, method=method, seed=self.seed, needle=float(weight),
-                                  others=float(others), spread=float(cur.spread[i]), gradient=float(cur.gradient[i]),
-                                  top_distractor=float(top[0]), rest=rest, sink=sink,
-                                  largest_logit=float(max(needle_logit[0], self._top[method, n][0])),
+        self.state = ContextState(n=n, gap=gap, method=method, seed=self.seed, needle=weight, others=others,
+                                  spread=spread, gradient=gradient, top_distractor=float(top[0]), rest=rest, sink=sink,
+                                  largest_logit=float(max(needle_logit[0], at["top"][method][0])),
                                   curves=self._all)
 
     def _interleave(self, heights: np.ndarray, keep) -> np.ndarray:

@@ -505,3 +505,94 @@ def test_the_page_computes_the_packages_chi_square_quantiles(modules):
             try { chi2Quantile(k, u); return "no error"; } catch (e) { return e.name; } });
     }""", base)
     assert errors == ["RangeError"] * 5
+
+
+# --- the context explorer (context.js): any n from 2 to 65 536, any gap in [-40, 40] ----------------
+
+CONTEXT_FIELDS = {"needle": "needle", "others": "others", "spread": "spread", "gradient": "gradient",
+                  "topDistractor": "top_distractor", "rest": "rest", "sink": "sink", "largestLogit": "largest_logit"}
+
+
+def _context_settings(count: int) -> list[dict]:
+    """The saturated corners (n = 65 536 and n = 2, gaps of ±40 and 0, every method), then ``count``
+    random settings: n log-uniform over [2, 65 536], the gap uniform over [-40, 40]."""
+    from attention_scaling.context import GAP_RANGE, METHODS
+
+    corners = [{"n": n, "gap": gap, "method": m} for n in (2, 65536) for gap in (*GAP_RANGE, 0.0) for m in METHODS]
+    rng = np.random.default_rng(SEED)
+    return corners + [{"n": int(np.exp(rng.uniform(np.log(2), np.log(65536.5)))),
+                       "gap": float(rng.uniform(*GAP_RANGE)), "method": str(rng.choice(METHODS))}
+                      for _ in range(count)]
+
+
+def _context_in_page(modules, payload, settings) -> list[dict]:
+    page, base = modules
+    return page.evaluate("""async ([base, payload, settings]) => {
+        const {contextModel, contextReadout} = await import(base + "/context.js");
+        const model = contextModel(payload);
+        return settings.map(s => {
+            const state = model.state(s);
+            return {state: {...state, curves: state.curves[s.method]}, readout: contextReadout(state, payload)};
+        });
+    }""", [base, payload, settings])
+
+
+def test_the_context_module_computes_the_packages_numbers_and_readout(modules):
+    """At the corners and 300 random settings: every number of the state, the needle's curve
+    against n, and the readout (lead, cells, sentence, alt text) are the package's
+    (ContextFigure.update, _describe_context), the numbers to 1e-12 relative."""
+    from attention_scaling.context import ContextFigure
+    from attention_scaling.explorables.book import _describe_context
+
+    settings = _context_settings(300)
+    got = _context_in_page(modules, web.context_payload(0), settings)
+    fig = ContextFigure(seed=0)
+    for s, row in zip(settings, got):
+        fig.update(**s)
+        st, where = fig.state, f"{s}"
+        for js, py in CONTEXT_FIELDS.items():
+            _close([row["state"][js]], [getattr(st, py)], f"{where}: {py}")
+        for part in ("weight", "others", "spread", "gradient"):
+            _close(row["state"]["curves"][part], getattr(st.curves[s["method"]], part), f"{where}: curve {part}")
+        want = _describe_context(st)
+        assert row["readout"]["values"] == want.values(), where
+        assert (row["readout"]["text"], row["readout"]["alt"]) == (want.text, want.alt), where
+
+
+def test_an_off_by_one_in_n_is_caught(modules):
+    """The comparison above sees one distractor more or less: the page's numbers at n ± 1 are
+    not the package's at n, at every method, even at n = 65 535 (a needle far above them)."""
+    from attention_scaling.context import METHODS, ContextFigure
+
+    fig = ContextFigure(seed=0)
+    for n, gap in ((1000, 4.0), (65535, 8.0)):
+        settings = [{"n": n + k, "gap": gap, "method": m} for k in (-1, 1) for m in METHODS]
+        got = _context_in_page(modules, web.context_payload(0), settings)
+        for s, row in zip(settings, got):
+            fig.update(n=n, gap=gap, method=s["method"])
+            with pytest.raises(AssertionError):
+                _close([row["state"]["needle"]], [fig.state.needle], f"{s} against n = {n}")
+
+
+@pytest.mark.parametrize("bad, message", [({"n": 1}, "n must be an integer"), ({"n": 65537}, "n must be an integer"),
+                                          ({"n": 10.5}, "n must be an integer"), ({"gap": 40.5}, "gap must lie"),
+                                          ({"method": "cubic"}, "method must be one of")])
+def test_a_context_setting_outside_the_range_is_refused(modules, bad, message):
+    page, base = modules
+    error = page.evaluate("""async ([base, payload, setting]) => {
+        const {contextModel} = await import(base + "/context.js");
+        try { contextModel(payload).state(setting); return null; } catch (e) { return e.name + ": " + e.message; }
+    }""", [base, web.context_payload(0), {"n": 16, "gap": 4, "method": "plain", **bad}])
+    assert error is not None and error.startswith("RangeError") and message in error
+
+
+def test_the_page_sums_as_numpy_does(modules):
+    """numpy's pairwise summation, bit for bit, at every length that changes its branches."""
+    page, base = modules
+    rng = np.random.default_rng(SEED)
+    arrays = [np.exp(rng.standard_normal(n)) for n in (*range(1, 40), 127, 128, 129, 255, 256, 1000, 65535)]
+    got = page.evaluate("""async ([base, arrays]) => {
+        const {pairwiseSum} = await import(base + "/context.js");
+        return arrays.map(a => pairwiseSum(Float64Array.from(a)));
+    }""", [base, [a.tolist() for a in arrays]])
+    assert got == [float(a.sum()) for a in arrays]

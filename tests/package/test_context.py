@@ -147,12 +147,13 @@ def test_gradient_is_the_derivative_of_the_needles_weight(method):
 # --- the needle experiment --------------------------------------------------------------------------
 
 def test_experiment_matches_a_long_double_softmax_of_the_same_scores():
-    """The explorer's scores (needle_scores) are the experiment's first draw; the experiment's
-    weights equal a direct extended-precision softmax of them, at every n up to 65 536."""
+    """The experiment's first draw is numpy's first 65 535 normals of its seed; its weights equal
+    a direct extended-precision softmax of them, at every n up to 65 536."""
     gap = 6.0
     res = cx.needle_experiment(gap=gap, draws=2, seed=cx.EXPLORER_SEED)
+    first = np.random.default_rng(cx.EXPLORER_SEED).standard_normal(cx.N_VALUES[-1] - 1)
     for i, n in enumerate(res["n"]):
-        z = cx.needle_scores(int(n), gap, seed=cx.EXPLORER_SEED).astype(np.longdouble)
+        z = np.concatenate([[gap], first[: n - 1]]).astype(np.longdouble)
         for method in cx.METHODS:
             if method == "log-n":
                 logits = z * np.longdouble(cx.LOGN_S) * np.log(np.longdouble(n))
@@ -207,13 +208,32 @@ def test_every_grid_point_is_finite_and_the_bars_sum_to_one(figure):
                 assert abs(r.needle + r.others - 1) < 1e-12
 
 
-def test_figure_agrees_with_the_experiment(figure):
-    res = cx.needle_experiment(gap=5.0, draws=1, seed=cx.EXPLORER_SEED)
+@pytest.mark.parametrize("n, gap", [(2, 0.0), (3, -40.0), (48, 3.3), (1000, 6.0), (65535, 40.0), (65536, -40.0)])
+def test_figure_at_any_n_and_gap_is_the_softmax_of_the_drawn_scores(figure, n, gap):
+    """Off the grid too (any n from 2 to 65 536, any gap in [-40, 40]), the figure's needle, sink
+    and strongest distractor are method_weights of needle_scores: the first n - 1 of the draw."""
+    z = cx.needle_scores(n, gap, seed=cx.EXPLORER_SEED)
     for method in cx.METHODS:
-        for i, n in enumerate(cx.N_VALUES):
-            figure.update(n=n, gap=5.0, method=method)
-            assert abs(figure.state.needle - res["methods"][method]["weight"][0, i]) < 1e-13
-            assert abs(figure.state.gradient - res["methods"][method]["gradient"][0, i]) < 1e-13
+        figure.update(n=n, gap=gap, method=method)
+        want, r = cx.method_weights(z, method), figure.state
+        for got, expected in ((r.needle, want["needle"]), (r.others, want["others"]), (r.sink, want["sink"]),
+                              (r.top_distractor, want["p"][1:].max())):
+            assert got == pytest.approx(expected, rel=1e-12, abs=1e-300), (method, n, gap)
+
+
+def test_the_distractors_are_the_portable_stream_and_its_prefixes():
+    """Draw d of seed s is the stream (s, CONTEXT_STREAM + d) of portable_random, which the page
+    draws identically; a shorter draw is a prefix, and the experiment's draw d is the same."""
+    from attention_scaling import portable_random
+
+    full = cx.distractors(1000, seed=3, draw=2)
+    assert np.array_equal(full, portable_random.normals(3, cx.CONTEXT_STREAM + 2, 1000))
+    assert np.array_equal(cx.distractors(10, seed=3, draw=2), full[:10])
+    assert np.array_equal(cx.needle_scores(11, 1.5, seed=3)[1:], cx.distractors(10, seed=3))
+    with pytest.raises(ValueError, match="^count"):
+        cx.distractors(cx.MAX_KEYS + 1)
+    with pytest.raises(ValueError, match="^draw"):
+        cx.distractors(3, draw=-1)
 
 
 def test_soft_cap_bounds_every_logit_the_figure_shows(figure):
@@ -305,7 +325,8 @@ def test_sizes_and_overflows_name_the_parameter(call, name):
         call()
 
 
-@pytest.mark.parametrize("params, name", [({"n": 100}, "n"), ({"gap": -1.0}, "gap"), ({"gap": np.nan}, "gap"),
+@pytest.mark.parametrize("params, name", [({"n": 1}, "n"), ({"n": 65537}, "n"), ({"n": 100.5}, "n"),
+                                           ({"gap": -40.5}, "gap"), ({"gap": 41.0}, "gap"), ({"gap": np.nan}, "gap"),
                                            ({"method": "plain 1/sqrt(d_k)"}, "method")])
 def test_figure_update_validates(figure, params, name):
     with pytest.raises(ValueError, match=rf"^{name}"):

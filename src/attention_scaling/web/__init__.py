@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import _validate as v
 
-__all__ = ["MODULES", "module_source", "bundle", "scale_payload", "pack", "unpack", "scale_position", "scale_at", "SCALE_RANGE", "SCALE_STEPS",
+__all__ = ["MODULES", "module_source", "bundle", "scale_payload", "context_payload", "pack", "unpack", "scale_position", "scale_at", "SCALE_RANGE", "SCALE_STEPS",
            "GLOBAL"]
 
 #: The global object a classic bundle fills with the entry module's exports.
@@ -32,7 +32,7 @@ GLOBAL = "attentionScalingWeb"
 
 #: The ES modules, by name.
 MODULES = ("numerics.js", "scale.js", "random.js", "format.js", "readout.js", "payload.js", "scale_view.js",
-           "widget.js")
+           "widget.js", "context.js")
 
 
 def module_source(name: str) -> str:
@@ -142,6 +142,20 @@ def scale_payload(seed: int = 0, nice: tuple = ()) -> dict:
     if len(set(positions)) != len(positions):
         raise ValueError(f"nice must hold scales at distinct slider positions, got {nice_values}")
     return {"seed": seed, "z": pack(fig.z), "draws": pack(fig.z_draws), "nice": nice_values}
+
+
+def context_payload(seed: int = 0) -> dict:
+    """What ``context.js`` needs for the context explorer of ``seed``: no numbers drawn, only
+    the seed and stream of its distractors (``context.distractors``, which the page draws
+    identically), the methods' constants (s of s·ln n, the cap), how many distractors get a
+    bar of their own, the grid of n its curves are drawn at, and the methods' names."""
+    from .. import context as cx
+    from ..explorables.text import _subscripts
+
+    seed = v.positive_int(seed, "seed", minimum=0)
+    return {"seed": seed, "stream": cx.CONTEXT_STREAM, "s": float(cx.LOGN_S), "cap": float(cx.CAP),
+            "topKeys": cx.TOP_KEYS, "nValues": list(cx.N_VALUES),
+            "names": {m: _subscripts(cx.NAMES[m]) for m in cx.METHODS}}
 
 
 def pack(values) -> str:
