@@ -116,10 +116,12 @@
   // slider position; Present mode steps its slider through the stops as it does a player's.
   // Without the module the build's picture and readout stay, and no control shows.
   function initModule(root, data) {
-    var web = window.attentionScalingWeb;
-    if (!web || typeof web[data.module.mount] !== "function") { return; }
-    var options = Object.assign({ inputId: data.controls[0].id }, data.module.options);
-    var view = web[data.module.mount](root, data.payload, options);
+    var web = window.attentionScalingWeb;  // each view's classic bundle adds its mount function
+    var mount = web && web[data.module.mount];
+    if (typeof mount !== "function") { return; }
+    var ids = data.controls.map(function (c) { return c.id; });
+    var options = Object.assign({ inputId: ids[0], ids: ids }, data.module.options);
+    var view = mount(root, data.payload, options);
     var note = root.querySelector(".asb-note");
     if (note && data.module.note) { note.textContent = data.module.note; }
     root.asbShowPanel = view.showPanel;

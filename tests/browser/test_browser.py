@@ -310,7 +310,7 @@ READOUT_JS = """(p) => {
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-@pytest.mark.parametrize("page_name", ["book/scale-the-scores.html", "book/keep-long-contexts-sharp.html"])
+@pytest.mark.parametrize("page_name", ["book/scale-the-scores.html"])
 def test_player_readout_table_follows_the_slider(browser, site, page_name, width):
     """The readout is a table that fits the column (a phone's too); moving a slider writes the
     new frame's numbers into its cells, into the spoken (aria-live) sentence and the alt text."""

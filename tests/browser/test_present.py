@@ -171,9 +171,9 @@ def assert_fills_screen(s, large_text):
     assert s["role"] == "dialog" and s["modal"] == "true" and s["label"] and s["live"] == "polite"
 
 
-# (The scale explorer computes in the page: tests/browser/test_explorer_in_the_page.py presents it.)
-CASES = [("attention", (1280, 720)), ("normalization", (1280, 720)), ("context", (1280, 720)),
-         ("attention", (390, 844))]
+# (The scale and context explorers compute in the page: tests/browser/test_explorer_in_the_page.py
+# and test_context_in_the_page.py present them.)
+CASES = [("attention", (1280, 720)), ("normalization", (1280, 720)), ("attention", (390, 844))]
 
 
 @pytest.mark.parametrize("name, viewport", CASES, ids=[f"{n}-{w}" for n, (w, _) in CASES])
@@ -239,7 +239,7 @@ PANEL_IN_VIEW = """(from) => {
 }"""
 
 
-@pytest.mark.parametrize("name", ["attention", "context"])
+@pytest.mark.parametrize("name", ["attention", "normalization"])
 def test_on_a_phone_each_stop_shows_the_panel_it_talks_about(browser, server, name):
     """At 390 px the presented figure is wider than the screen and scrolls sideways; each stop
     (lesson.Stop.panel) brings its panel's left edge into view: chapter 3's first stop asks

@@ -347,6 +347,40 @@ def test_the_widget_module_draws_what_its_model_holds(modules, monkeypatch):
         assert (said, alt) == (want.text, want.alt), scale
 
 
+def test_the_widget_module_draws_a_context_model_with_a_choice_by_index(modules, monkeypatch):
+    """The context explorer's model holds the method as the radio buttons' index and n as the
+    log slider's float: the view draws the package's state at the same setting, n rounded."""
+    from attention_scaling.context import METHODS
+    from attention_scaling.explorables import STATIC_ENV, context_explorer
+    from attention_scaling.explorables.book import _describe_context
+
+    monkeypatch.delenv(STATIC_ENV, raising=False)
+    view = context_explorer().widget().view
+    page, _ = modules
+    settings = [{"method": 1, "n": 47.6, "gap": 3.3}, {"method": 3, "n": 65535.99999, "gap": 0.0},
+                {"method": 2, "n": 2.0, "gap": 20.0}]
+    got = page.evaluate("""async ([source, state, settings]) => {
+        const m = await import(URL.createObjectURL(new Blob([source], {type: "text/javascript"})));
+        const handlers = {};
+        const model = {get: k => state[k], on: (e, f) => { handlers[e] = f; }, off: e => { delete handlers[e]; }};
+        const el = document.createElement("div");
+        document.body.appendChild(el);
+        const cleanup = m.default.render({model, el});
+        const seen = [];
+        for (const s of settings) {
+            Object.assign(state, s);
+            handlers["change:n"]();
+            seen.push(el.querySelector(".asb-said").textContent);
+        }
+        cleanup();
+        return seen;
+    }""", [view._esm, {"mount": view.mount, "payload": view.payload, "controls": view.controls, "method": view.method,
+                       "n": view.n, "gap": view.gap}, settings])
+    for s, said in zip(settings, got):
+        view.method, view.n, view.gap = s["method"], s["n"], s["gap"]
+        assert view.state.method == METHODS[s["method"]] and said == _describe_context(view.state).text, s
+
+
 # --- the scale explorer drawn in the page (scale_view.js), from disk -----------------------------
 
 

@@ -243,11 +243,40 @@ def test_the_scale_explorer_computes_in_the_page():
     (control,) = data["controls"]
     assert re.search(rf'<input type="range" id="{control["id"]}" min="0" max="{web.SCALE_STEPS}" step="1" '
                      rf'value="{web.scale_position(1.0)}"', markup)
-    assert markup.count('<script id="asb-web-modules">') == 1 and "mountScale" in markup
+    assert markup.count('<script id="asb-web-mountScale">') == 1 and "mountScale" in markup
+    assert "mountContext" not in markup  # a page carries only the views it shows
     assert re.search(r'<noscript><img class="asb-picture" src="data:image/png;base64,[^"]+" alt="Softmax explorer. '
                      r'One draw of 8 scores \(seed 0\) times a scale s = 1 ', markup)
     assert '<p class="asb-lead">One draw of 8 scores (seed 0) times a scale s = 1 (temperature 1).</p>' in markup
-    assert "</script>" not in markup.split('<script id="asb-web-modules">')[1][:-len("</script></div>")]
+    assert "</script>" not in markup.split('<script id="asb-web-mountScale">')[1][:-len("</script></div>")]
+
+
+def test_the_context_explorer_computes_in_the_page():
+    """No frames: the payload is the seed and the constants (the page draws the distractors),
+    the method is a group of radio buttons named in words, n and the gap are sliders over their
+    positions, the stops are those positions, and only the context view's script comes along."""
+    from attention_scaling import lesson, web
+    from attention_scaling.context import METHODS
+
+    markup = static_player(context_explorer)
+    data = player_data(markup)
+    assert "frames" not in data and data["module"]["mount"] == "mountContext"
+    assert data["payload"] == web.context_payload(0) and data["module"]["options"] == {"method": "plain", "n": 1024,
+                                                                                      "gap": 6.0}
+    ids = [c["id"] for c in data["controls"]]
+    assert [c["kind"] for c in data["controls"]] == ["radio", "range", "range"]
+    assert markup.count(f'name="{ids[0]}"') == len(METHODS) and 'value="0" checked' in markup
+    ns = web.context_n_positions()
+    assert re.search(rf'<input type="range" id="{ids[1]}" min="0" max="{len(ns) - 1}" step="1" '
+                     rf'value="{web.context_n_position(1024)}" aria-valuetext="n = 1024 keys">', markup)
+    assert re.search(rf'<input type="range" id="{ids[2]}" min="0" max="{web.GAP_STEPS}" step="1" value="120" '
+                     rf'aria-valuetext="Δ = 6">', markup)
+    stops = lesson.stops("context")
+    assert [s["at"] for s in data["stops"]] == [
+        [METHODS.index(st.settings["method"]), web.context_n_position(st.settings["n"]),
+         web.gap_position(st.settings["gap"])] for st in stops]
+    assert all(ns[web.context_n_position(st.settings["n"])] == st.settings["n"] for st in stops)
+    assert markup.count('<script id="asb-web-mountContext">') == 1 and "mountScale" not in markup
 
 
 def test_the_scale_sliders_positions():
@@ -309,7 +338,7 @@ def test_live_widget_redraws_on_slider_change():
     assert len(exp.figure.state.weights.scaled) == 5
 
 
-@pytest.mark.parametrize("make", [attention_explorer, normalization_explorer, context_explorer])
+@pytest.mark.parametrize("make", [attention_explorer, normalization_explorer])
 def test_live_frame_is_a_background_and_a_layer_stacked_as_one_image(make):
     """The live frame: the background and the cache's Tab in the one cell of a grid, the
     background first (under), both as wide as the cell, so they scale together like one

@@ -10,12 +10,13 @@ import re
 import numpy as np
 import pytest
 
-from attention_scaling.explorables import attention_explorer, context_explorer, normalization_explorer
+from attention_scaling.explorables import attention_explorer, normalization_explorer
 from checks import frame_cache_of, png_pixels, shown_view
 
 
-# The frame players' fast sliders (the scale explorer computes in the page: test_module_widget.py).
-FAST = {attention_explorer: "magnitude", normalization_explorer: "magnitude", context_explorer: "gap"}
+# The frame players' fast sliders (the scale and context explorers compute in the page:
+# test_module_widget.py).
+FAST = {attention_explorer: "magnitude", normalization_explorer: "magnitude"}
 
 
 @pytest.mark.parametrize("make", list(FAST))
@@ -52,8 +53,8 @@ def test_fast_slider_keeps_the_live_steps(make):
 def test_cached_frames_are_the_kernel_paths_frames(make):
     """Each position of a filled row shows the frame and readout the kernel draws when the
     slider is moved there (a second widget, never filled: every step is drawn on demand),
-    for the state at that position, with no NaN. Every position for the context explorer,
-    every 4th and the last for the others (each frame costs 20–90 ms twice)."""
+    for the state at that position, with no NaN: every 4th position and the last (each
+    frame costs 20–90 ms twice)."""
     filled, stepped = make(), make()
     cache = frame_cache_of(filled)
     if cache is None:
@@ -61,7 +62,7 @@ def test_cached_frames_are_the_kernel_paths_frames(make):
     cache.fill_all()
     kernel = stepped.widget().frame_cache
     fast = FAST[make]
-    every = range(cache.n) if make is context_explorer else sorted({*range(0, cache.n, 4), cache.n - 1})
+    every = sorted({*range(0, cache.n, 4), cache.n - 1})
     for i in every:
         drawn_before = i in kernel.fresh  # (the default's view, drawn for the display)
         kernel.slider.index = i
@@ -79,7 +80,7 @@ def test_cached_frames_are_the_kernel_paths_frames(make):
 def test_nothing_is_linked_before_the_row_is_full():
     import ipywidgets as w
 
-    exp = context_explorer()
+    exp = normalization_explorer()
     cache = frame_cache_of(exp)
     if cache is None:
         return
@@ -97,7 +98,7 @@ def test_nothing_is_linked_before_the_row_is_full():
 
 
 def test_a_linked_fast_step_draws_nothing_in_the_kernel():
-    exp = context_explorer()
+    exp = normalization_explorer()
     cache = frame_cache_of(exp)
     if cache is None:
         return
@@ -110,15 +111,15 @@ def test_a_linked_fast_step_draws_nothing_in_the_kernel():
     exp.figure.update = lambda **params: (draws.append(params), update(**params))
     cache.slider.index = 3
     assert writes == [] and draws == []
-    cache.controls["n"].value = 64  # the control test: unlinked, the kernel draws
+    cache.controls["gain"].value = 16.0  # the control test: unlinked, the kernel draws
     assert draws and writes
 
 
-@pytest.mark.parametrize("other, value", [("method", "soft-cap"), ("n", 64)])
+@pytest.mark.parametrize("other, value", [("mode", "qk-l2"), ("gain", 16.0)])
 def test_the_row_refills_after_another_control_changes(other, value):
     """Another control unlinks the row, shows its own frame at once (drawn, not a stale one),
     and the row refills: every view then belongs to the new setting."""
-    exp = context_explorer()
+    exp = normalization_explorer()
     cache = frame_cache_of(exp)
     if cache is None:
         return
@@ -136,7 +137,7 @@ def test_the_row_refills_after_another_control_changes(other, value):
     assert len(cache.fresh) <= 1
     cache.fill_all()
     assert cache.linked
-    fresh = context_explorer().widget().frame_cache  # drawn at this setting from the start
+    fresh = normalization_explorer().widget().frame_cache  # drawn at this setting from the start
     fresh.controls[other].value = value
     fresh.fill_all()
     for i in range(cache.n):
@@ -153,7 +154,7 @@ def test_the_kernel_never_writes_into_the_view_on_show():
     """A frame and its readout reach the page as two messages: written into the view on
     show, the page could paint a frame beside another frame's readout. Every write goes to a
     hidden view, which is then shown."""
-    exp = context_explorer()
+    exp = normalization_explorer()
     cache = frame_cache_of(exp)
     if cache is None:
         return
@@ -164,11 +165,11 @@ def test_the_kernel_never_writes_into_the_view_on_show():
             part.observe(lambda change, k=k: on_show.append(k) if cache.tab.selected_index == k else None,
                          names="value")
     cache.slider.index = 5  # kernel mode: drawn, then shown
-    cache.controls["n"].value = 64  # the shown view is stale now
+    cache.controls["gain"].value = 16.0  # the shown view is stale now
     cache.fill_step()
     cache.slider.index = 6
-    cache.controls["method"].value = "soft-cap"
+    cache.controls["mode"].value = "qk-l2"
     cache.fill_all()
-    cache.controls["gap"].value  # noqa: B018 - still linked to nothing else
+    cache.controls["gain"].value  # noqa: B018 - still linked to nothing else
     assert on_show == []
     assert shown_view(box)[1].value == cache.views[cache.slider.index].children[1].value

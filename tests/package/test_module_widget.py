@@ -75,3 +75,38 @@ def test_only_an_explorer_with_a_module_has_a_view():
 
     with pytest.raises(ValueError, match="no module to show in Jupyter"):
         module_view(attention_explorer(n_pairs=100))
+
+
+def test_the_context_explorer_is_a_choice_and_two_sliders_linked_to_its_module(live):
+    """Its method is RadioButtons named in words (linked by index: a choice's front end holds
+    that), n a FloatLogSlider over steps of 2^(1/64) shown as a whole number, the gap a
+    FloatSlider in steps of 0.05; each linked both ways to the view in the page."""
+    import ipywidgets as w
+
+    from attention_scaling.explorables import context_explorer
+
+    box = context_explorer().widget()
+    title, method, n, gap, view = box.children
+    assert isinstance(method, w.RadioButtons) and [label for label, _ in method.options][1] == "s·ln n scaling, s = 1/ln 16"
+    assert isinstance(n, w.FloatLogSlider) and isinstance(gap, w.FloatSlider)
+    assert (n.value, 10 ** n.min, 10 ** n.max) == pytest.approx((1024, 2, 65536), rel=1e-9) and n.readout_format == ".0f"
+    assert (gap.value, gap.min, gap.max, gap.step) == (6.0, 0.0, 20.0, 0.05)
+    assert [(link.source, link.target) for link in box.links] == [
+        ((method, "index"), (view, "method")), ((n, "value"), (view, "n")), ((gap, "value"), (view, "gap"))]
+    assert all(link._model_name == "LinkModel" for link in box.links)
+    assert (view.method, view.n, view.gap) == (0, 1024.0, 6.0) and view.mount == "mountContext"
+    assert view.payload == web.context_payload(0)
+
+
+@pytest.mark.parametrize("n, method, gap", [(47.6, 1, 3.3), (65535.99999, 3, 0.0), (2.0, 2, 20.0)])
+def test_the_kernel_knows_the_context_state_the_view_shows(live, n, method, gap):
+    from attention_scaling.context import METHODS, ContextFigure
+    from attention_scaling.explorables import context_explorer
+
+    view = context_explorer().widget().view
+    view.n, view.method, view.gap = n, method, gap
+    fig = ContextFigure(seed=0)
+    fig.update(n=int(round(n)), gap=gap, method=METHODS[method])  # the page rounds n to whole keys
+    state, want = view.state, fig.state
+    assert (state.n, state.method, state.gap) == (want.n, want.method, want.gap)
+    assert state.values() == want.values()

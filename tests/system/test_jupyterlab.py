@@ -481,18 +481,29 @@ def test_a_full_row_steps_in_the_page_alone(visited, urlpath):
         assert sent == [], f"{urlpath}: the kernel sent {sent} for a cached step"
 
 
-MODULE_PAGES = [p for p in EXPLORING if "derive-the-softmax-gradient" in p]  # scale_explorer(): an anywidget
+def _shows_a_module(urlpath: str) -> bool:
+    """Whether the page makes an explorer that computes in the page (an anywidget in Jupyter)."""
+    import nbformat
+
+    from book_files import MODULE_EXPLORERS
+
+    nb = nbformat.read(ROOT / urlpath.removeprefix("lab/tree/"), as_version=4)
+    return any(f"{name}(" in c.source for c in nb.cells if c.cell_type == "code" for name in MODULE_EXPLORERS)
+
+
+MODULE_PAGES = [p for p in EXPLORING if _shows_a_module(p)]
 
 
 def test_the_module_pages_are_found():
-    assert len(MODULE_PAGES) == 1
+    names = {_name(p) for p in MODULE_PAGES}
+    assert {"derive-the-softmax-gradient", "keep-long-contexts-sharp", "lab-find-the-needle"} <= names
 
 
 @pytest.mark.parametrize("urlpath", MODULE_PAGES, ids=_name)
 def test_a_module_repaints_while_the_kernel_sleeps(visited, urlpath):
-    """The scale explorer's view is the page's module (an anywidget), its slider an ipywidget
-    linked to it in the page: with the kernel asleep, a key press still redraws the panels and
-    the readout at once."""
+    """An explorer's view is the page's module (an anywidget), its controls ipywidgets linked to
+    it in the page: with the kernel asleep, a key press still redraws the panels and the readout
+    at once."""
     modules = [e for e in _explorers(visited, urlpath) if e["module"]]
     assert modules, f"{urlpath}: no explorer computes in the page"
     for explorer in modules:

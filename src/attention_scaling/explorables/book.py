@@ -207,7 +207,7 @@ def _describe_context(state: ContextState) -> Readout:
                            Row("its P(1−P)", r.spread),
                            Row("its gradient dP/dΔ", r.gradient),
                            Row("strongest distractor", r.top_distractor),
-                           Row("all other keys together", r.others - r.sink, near_one=True),
+                           Row("all distractors together", r.others - r.sink, near_one=True),
                            Row("extra zero logit (sink)", sink))),),
         intro="Context explorer.",
         figure=("Left: bars of the needle, the 5 strongest distractors, the rest summed, and the sink. "
@@ -227,11 +227,14 @@ def context_explorer(seed: int = 0) -> Explorable:
         controls=[
             Control("method", "method", "", METHODS, "plain", ("radio", METHODS),
                     names=tuple(TEX_NAMES[m] for m in METHODS)),
-            Control("n", "context length $n$", "keys", N_VALUES, 1024, ("select", N_VALUES)),
-            Control("gap", "needle's score Δ, distractors ~ N(0, 1)", "", GAPS, 6.0, ("select", LIVE_GAPS),
-                    fmt="{:g}"),
+            # any n: steps of 2^(1/64) on the live slider (the page rounds to a whole number of keys)
+            Control("n", "context length $n$", "keys", N_VALUES, 1024, ("log", 2, N_VALUES[-1], float(np.log10(2) / 64)),
+                    readout=".0f"),
+            Control("gap", "needle's score Δ, distractors ~ N(0, 1)", "", GAPS, 6.0, ("float", 0.0, 20.0, 0.05),
+                    fmt="{:g}", readout=".2f"),
         ],
         describe=_describe_context,
         stops=lesson.stops("context"),
-        fast="gap",
+        web="mountContext",
+        payload=lambda: web.context_payload(seed),
     )

@@ -33,9 +33,10 @@ class Control:
     ``label`` (and ``names``, ``unit``) mark their maths as ``$...$``. ``values`` is the grid
     the static player steps through; ``names`` gives words for categorical values, which
     then show as radio buttons. ``live`` describes the live control: ``("select", options)``
-    (a slider over ordered values), ``("radio", options)``, ``("log", low, high, step)`` or
-    ``("int", low, high)``. ``unit`` follows a value ("64 dimensions"); leave it empty when
-    the label says it.
+    (a slider over ordered values), ``("radio", options)``, ``("log", low, high, step)``,
+    ``("float", low, high, step)`` or ``("int", low, high)``. ``unit`` follows a value ("64
+    dimensions"); leave it empty when the label says it. ``readout`` is how a live float
+    slider shows its value (a d3 format: ".3g", ".0f" for a count).
     """
 
     name: str
@@ -46,14 +47,15 @@ class Control:
     live: tuple
     fmt: str = "{}"
     names: tuple | None = None
+    readout: str = ".3g"
 
     def __post_init__(self):
         if self.default not in self.values:
             raise ValueError(f"default of {self.name} must be one of its values {self.values}, got {self.default!r}")
         if self.names is not None and len(self.names) != len(self.values):
             raise ValueError(f"names of {self.name} must name each of its {len(self.values)} values")
-        if self.live[0] not in ("select", "radio", "log", "int"):
-            raise ValueError(f"live control kind must be select, radio, log or int, got {self.live[0]!r}")
+        if self.live[0] not in ("select", "radio", "log", "float", "int"):
+            raise ValueError(f"live control kind must be select, radio, log, float or int, got {self.live[0]!r}")
 
     @property
     def is_choice(self) -> bool:
@@ -86,6 +88,9 @@ def live_positions(control: Control) -> tuple:
         return tuple(spec[0])
     if kind == "int":
         return tuple(range(spec[0], spec[1] + 1))
+    if kind == "float":
+        low, high, step = spec
+        return tuple(float(f"{low + k * step:.12g}") for k in range(int(round((high - low) / step)) + 1))
     centre, step, first, last = _log_steps(control)
     return tuple(float(f"{10.0 ** (centre + k * step):.12g}") for k in range(first, last + 1))
 

@@ -92,8 +92,11 @@ class Explorable:
                                      value=c.default, **common)
         if kind == "log":
             low, high = log_slider_range(c)
-            return w.FloatLogSlider(value=c.default, base=10, min=low, max=high, step=spec[2], readout_format=".3g",
+            return w.FloatLogSlider(value=c.default, base=10, min=low, max=high, step=spec[2], readout_format=c.readout,
                                     **common)
+        if kind == "float":
+            return w.FloatSlider(value=c.default, min=spec[0], max=spec[1], step=spec[2], readout_format=c.readout,
+                                 **common)
         return w.IntSlider(value=c.default, min=spec[0], max=spec[1], **common)
 
     def widget(self):
@@ -146,8 +149,9 @@ class Explorable:
         controls = [self._live_control(c, cached=False) for c in self.controls]
         links = []
         for c, control in zip(self.controls, controls):
-            control._value_metadata = {"echo_update": False}
-            links.append(w.jslink((control, "value"), (view, c.name)))
+            control._value_metadata = control._index_metadata = {"echo_update": False}
+            # a choice's front end holds its index (the view's value is that index)
+            links.append(w.jslink((control, "index" if c.is_choice else "value"), (view, c.name)))
         title = w.HTMLMath(f"<b>{html.escape(self.title)}</b>")
         box = w.VBox([title, *controls, view], layout=w.Layout(width="100%"))
         box.view, box.links = view, links

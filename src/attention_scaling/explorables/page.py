@@ -17,61 +17,113 @@ from __future__ import annotations
 
 import base64
 import html
-from typing import TYPE_CHECKING, cast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
 
 from .. import lesson, web
 from .player import player_html
-from .text import math_html, plain_text
+from .text import _subscripts, math_html, plain_text
 
 if TYPE_CHECKING:
     from .explorable import Explorable
 
-#: The id of the script element that carries the modules (one a page, whichever explorer comes first).
-SCRIPT_ID = "asb-web-modules"
+#: The ids of the script elements that carry the views, one a view (``asb-web-mountScale``), run
+#: once a page however many explorers share it.
+SCRIPT_ID = "asb-web-{mount}"
+#: Each view's module, by its mount function.
+VIEWS = {"mountScale": "scale_view.js", "mountContext": "context_view.js"}
 
 
-def _slider(label: str, cid: str, position: int, shown: str) -> str:
-    return (f'<div class="asb-control"><label for="{cid}">{math_html(label)}</label>'
-            f'<span class="asb-slider"><input type="range" id="{cid}" min="0" max="{web.SCALE_STEPS}" step="1" '
-            f'value="{position}" aria-valuetext="s = {html.escape(shown)}">'
+@dataclass(frozen=True)
+class Slider:
+    """How a module's slider maps positions (0 to ``steps``) to values: ``position(value)`` is
+    where the page's slider shows ``value``; ``said(shown)`` what a screen reader hears."""
+
+    steps: int
+    position: Callable[[Any], int]
+    said: Callable[[str], str]
+
+
+def _sliders(mount: str) -> dict[str, Slider]:
+    """The sliders of the module mounted by ``mount``, by control name."""
+    if mount == "mountScale":
+        return {"scale": Slider(web.SCALE_STEPS, web.scale_position, lambda shown: f"s = {shown}")}
+    if mount == "mountContext":
+        ns = web.context_n_positions()
+        return {"n": Slider(len(ns) - 1, lambda n: web.context_n_position(n, ns), lambda shown: f"n = {shown} keys"),
+                "gap": Slider(web.GAP_STEPS, web.gap_position, lambda shown: f"Δ = {shown}")}
+    raise ValueError(f"no module mounts as {mount!r}")
+
+
+#: What each module's note says its sliders reach (the note under a frame player lists its grid).
+NOTES = {
+    "mountScale": ("Computed in the page for any s from 0.05 to 100 (1 001 slider positions, exact at round "
+                   "values): arrow keys step, Home and End jump."),
+    "mountContext": ("Computed in the page: n takes 729 values from 2 to 65 536 (every whole number up to 108, "
+                     "then about 1 % apart, every power of two among them), Δ any value from 0 to 20 in steps of "
+                     "0.05. Arrow keys step, Home and End jump; arrow keys also move between the methods."),
+}
+
+
+def _control(control, cid: str, slider: Slider | None, default) -> str:
+    """A labelled range input over the slider's positions, or a group of radio buttons."""
+    label = math_html(control.label)
+    if slider is None:  # a choice: the frame players' markup, an option's value its index
+        options = "".join(
+            f'<label class="asb-option"><input type="radio" name="{cid}" value="{i}"'
+            f'{" checked" if x == default else ""}> {math_html(name)}</label>'
+            for i, (x, name) in enumerate(zip(control.values, control.names)))
+        return (f'<fieldset class="asb-control asb-choice" id="{cid}"><legend>{label}</legend>'
+                f'<div class="asb-options">{options}</div></fieldset>')
+    shown = control.show(default)
+    return (f'<div class="asb-control"><label for="{cid}">{label}</label>'
+            f'<span class="asb-slider"><input type="range" id="{cid}" min="0" max="{slider.steps}" step="1" '
+            f'value="{slider.position(default)}" aria-valuetext="{html.escape(slider.said(shown))}">'
             f'<output for="{cid}">{html.escape(shown)}</output><span class="asb-unit"></span></span></div>')
 
 
-def _modules_script() -> str:
-    """The classic bundle, run once however many explorers a page holds."""
-    source = web.bundle("scale_view.js", classic=True).replace("</", "<\\/")
-    return (f'<script id="{SCRIPT_ID}">if (!document.querySelectorAll("#{SCRIPT_ID}")[1]) {{\n'
+def _modules_script(mount: str) -> str:
+    """The classic bundle of the view mounted by ``mount`` (what it imports included), run once a
+    page however many explorers share it; a page carries only the views it shows."""
+    source = web.bundle(VIEWS[mount], classic=True).replace("</", "<\\/")
+    script_id = SCRIPT_ID.format(mount=mount)
+    return (f'<script id="{script_id}">if (!document.querySelectorAll("#{script_id}")[1]) {{\n'
             f"{source}}}</script>")
 
 
 def module_html(explorer: "Explorable", uid: str) -> str:
     """The static page's markup for ``explorer`` (whose ``web`` names its module's mount)."""
-    (control,) = explorer.controls
-    if explorer.payload is None:
-        raise ValueError(f"explorer {explorer.name} names no payload for its module")
-    stops = lesson.check_stops(explorer.name, {control.name: control.values}, explorer.stops) if explorer.stops else ()
-    default = explorer.defaults()[control.name]
+    if explorer.payload is None or explorer.web is None:
+        raise ValueError(f"explorer {explorer.name} names no module and payload")
+    sliders = _sliders(explorer.web)
+    grid = {c.name: c.values for c in explorer.controls}
+    stops = lesson.check_stops(explorer.name, grid, explorer.stops) if explorer.stops else ()
+    defaults = {c.name: explorer.defaults()[c.name] for c in explorer.controls}
     png, alt0, readout0 = explorer.frame()  # the default setting's picture, drawn once
     picture = base64.b64encode(png).decode("ascii")
     width, height = explorer.figure.fig.canvas.get_width_height()
-    cid = f"{uid}-{control.name}"
-    note = ("Computed in the page for any s from 0.05 to 100 (1 001 slider positions, exact at round "
-            "values): arrow keys step, Home and End jump.")
-    # what a page without scripts says instead (player.js puts the note above in its place)
-    still = (f"This explorer computes in the page and needs JavaScript: without it, the picture shows "
-             f"{plain_text(control.label).split(' (')[0]} = {control.show(default)}. "
+    ids = {c.name: f"{uid}-{c.name}" for c in explorer.controls}
+    shown = ", ".join(f"{plain_text(c.label)} {_subscripts(c.show(defaults[c.name]))}" if c.is_choice
+                      else sliders[c.name].said(c.show(defaults[c.name])) for c in explorer.controls)
+    # what a page without scripts says instead (player.js puts the module's note in its place)
+    still = (f"This explorer computes in the page and needs JavaScript: without it, the picture shows {shown}. "
              "In the notebook every control is live.")
+
+    def position(c, value) -> int:
+        return c.values.index(value) if c.is_choice else sliders[c.name].position(value)
+
     data = {
-        "module": {"mount": explorer.web, "options": {"scale": default}, "note": note},  # the slider: controls[0]
+        "module": {"mount": explorer.web, "options": defaults, "note": NOTES[explorer.web]},
         "payload": explorer.payload(),
-        "controls": [{"id": cid, "kind": "range", "unit": control.unit, "label": plain_text(control.label),
-                      "values": []}],
-        "stops": [{"caption": stop.caption, "at": [web.scale_position(cast(float, stop.settings[control.name]))],
+        "controls": [{"id": ids[c.name], "kind": "radio" if c.is_choice else "range", "unit": c.unit,
+                      "label": plain_text(c.label), "values": []} for c in explorer.controls],
+        "stops": [{"caption": stop.caption, "at": [position(c, stop.settings[c.name]) for c in explorer.controls],
                    "panel": stop.panel} for stop in stops],
     }
-    controls = _slider(control.label, cid, web.scale_position(default), control.show(default))
+    controls = "".join(_control(c, ids[c.name], None if c.is_choice else sliders[c.name], defaults[c.name])
+                       for c in explorer.controls)
     figure = (f'<div class="asb-scroll"><div class="asb-stack"><noscript><img class="asb-picture" '
               f'src="data:image/png;base64,{picture}" alt="{html.escape(alt0)}" width="{width}" height="{height}">'
               "</noscript></div></div>")
     return player_html(uid, explorer.title, bool(stops), controls, figure, readout0, still, data,
-                       kind="asb-module", after=_modules_script())
+                       kind="asb-module", after=_modules_script(explorer.web))

@@ -21,12 +21,13 @@ if TYPE_CHECKING:
 
 
 @functools.cache
-def _view_class(names: tuple[str, ...]) -> type:
-    """The anywidget class of an explorer with these controls: one synced float per control."""
+def _view_class(names: tuple[str, ...], choices: tuple[str, ...] = ()) -> type:
+    """The anywidget class of an explorer with these controls: one synced value per control, a
+    float, or for a choice (in ``choices``) the index of the chosen option."""
     import anywidget
     import traitlets as t
 
-    traits: dict[str, Any] = {name: t.Float(0.0).tag(sync=True) for name in names}
+    traits: dict[str, Any] = {name: (t.Int(0) if name in choices else t.Float(0.0)).tag(sync=True) for name in names}
     namespace = {
         "__doc__": ModuleViewDoc,
         "_esm": web.bundle("widget.js"),
@@ -49,10 +50,15 @@ def _state(view) -> Any:
     value held to its control's range as the page holds it (a slider's last step can overshoot
     its end by a rounding)."""
     explorer = view._explorer
-    values = {}
+    values: dict[str, Any] = {}
     for c in explorer.controls:
+        value = getattr(view, c.name)
+        if c.is_choice:
+            values[c.name] = c.values[value]
+            continue
         low, high = c.live[1:3]
-        values[c.name] = min(high, max(low, getattr(view, c.name)))
+        value = min(high, max(low, value))
+        values[c.name] = int(round(value)) if isinstance(c.default, int) else value  # a count: the page rounds it
     explorer.figure.update(**(explorer.defaults() | values))
     return explorer.figure.state
 
@@ -62,8 +68,9 @@ def module_view(explorer: "Explorable"):
     if explorer.web is None or explorer.payload is None:
         raise ValueError(f"explorer {explorer.name} has no module to show in Jupyter")
     names = tuple(c.name for c in explorer.controls)
-    view = _view_class(names)(mount=explorer.web, payload=explorer.payload(), controls=list(names),
-                              **{c.name: float(c.default) for c in explorer.controls})
+    choices = tuple(c.name for c in explorer.controls if c.is_choice)
+    values = {c.name: c.values.index(c.default) if c.is_choice else float(c.default) for c in explorer.controls}
+    view = _view_class(names, choices)(mount=explorer.web, payload=explorer.payload(), controls=list(names), **values)
     view._explorer = explorer
     for name in names:  # ipywidgets 8 echoes a value back to the page that sent it: not needed here
         setattr(view, f"_{name}_metadata", {"echo_update": False})

@@ -24,7 +24,8 @@ import numpy as np
 
 from .. import _validate as v
 
-__all__ = ["MODULES", "module_source", "bundle", "scale_payload", "context_payload", "pack", "unpack", "scale_position", "scale_at", "SCALE_RANGE", "SCALE_STEPS",
+__all__ = ["MODULES", "module_source", "bundle", "scale_payload", "context_payload", "context_n_positions",
+           "context_n_position", "gap_position", "GAP_STEPS", "pack", "unpack", "scale_position", "scale_at", "SCALE_RANGE", "SCALE_STEPS",
            "GLOBAL"]
 
 #: The global object a classic bundle fills with the entry module's exports.
@@ -32,7 +33,7 @@ GLOBAL = "attentionScalingWeb"
 
 #: The ES modules, by name.
 MODULES = ("numerics.js", "scale.js", "random.js", "format.js", "readout.js", "payload.js", "scale_view.js",
-           "widget.js", "context.js")
+           "widget.js", "context.js", "view.js", "context_view.js", "views.js")
 
 
 def module_source(name: str) -> str:
@@ -154,8 +155,38 @@ def context_payload(seed: int = 0) -> dict:
 
     seed = v.positive_int(seed, "seed", minimum=0)
     return {"seed": seed, "stream": cx.CONTEXT_STREAM, "s": float(cx.LOGN_S), "cap": float(cx.CAP),
-            "topKeys": cx.TOP_KEYS, "nValues": list(cx.N_VALUES),
+            "topKeys": cx.TOP_KEYS, "nValues": list(cx.N_VALUES), "nPositions": list(context_n_positions()),
             "names": {m: _subscripts(cx.NAMES[m]) for m in cx.METHODS}}
+
+
+#: The context explorer's gap slider: position k of GAP_STEPS is the gap k / 20, from 0 to 20.
+GAP_STEPS = 400
+
+
+def gap_position(gap: float) -> int:
+    """The gap slider's position nearest ``gap`` (``context_view.js``, ``contextPositions``)."""
+    gap = v.as_float(gap, "gap")
+    if not 0 <= gap <= GAP_STEPS / 20:
+        raise ValueError(f"gap must lie in [0, {GAP_STEPS / 20:g}], got {gap}")
+    return int(round(gap * 20))
+
+
+def context_n_positions(steps: int = 1000) -> tuple[int, ...]:
+    """The n slider's values, position by position: every integer ``round(2 · 32768^(k/steps))``
+    reaches for k from 0 to ``steps``, and every power of two from 2 to 65 536 (1 001 log steps,
+    merged where two round to one integer: 2, 3, 4, ... then about 1 % apart)."""
+    steps = v.positive_int(steps, "steps")
+    reached = {int(round(2 * 32768 ** (k / steps))) for k in range(steps + 1)}
+    return tuple(sorted(reached | {2**i for i in range(1, 17)}))
+
+
+def context_n_position(n: int, positions: tuple[int, ...] | None = None) -> int:
+    """The position of ``n`` on the n slider, or of the largest value below it."""
+    positions = context_n_positions() if positions is None else positions
+    n = v.positive_int(n, "n", minimum=2)
+    if n > positions[-1]:
+        raise ValueError(f"n must lie in [2, {positions[-1]}], got {n}")
+    return max(i for i, x in enumerate(positions) if x <= n)
 
 
 def pack(values) -> str:

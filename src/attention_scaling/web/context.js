@@ -132,6 +132,7 @@ function partition(payload, all, n) {
     }
     out[m] = {logZ, top: logits(top, t), logRest};
   }
+  out.topScores = Array.from(top);
   return out;
 }
 
@@ -173,14 +174,14 @@ export function contextModel(payload) {
     if (!Number.isInteger(n) || n < 2 || n > all.length + 1) throw new RangeError(`n must be an integer in [2, ${all.length + 1}], got ${n}`);
     if (!(gap >= GAP_RANGE[0] && gap <= GAP_RANGE[1])) throw new RangeError(`gap must lie in [${GAP_RANGE}], got ${gap}`);
     if (!METHODS.includes(method)) throw new RangeError(`method must be one of ${METHODS}, got ${method}`);
-    const part = at(n)[method];
+    const part = at(n)[method], topScores = at(n).topScores;
     const {weight, others, gradient} = needle(gap, n, method, part, payload);
     const needleLogit = transform(method, n, payload.s, payload.cap).logit(gap);
     const logTotal = logaddexp(needleLogit, part.logZ);
     const top = Array.from(part.top, x => Math.exp(x - logTotal));
     return {
       n, gap, method, seed: payload.seed, needle: weight, others, spread: weight * others, gradient,
-      topWeights: top, topDistractor: top[0], rest: Math.exp(part.logRest - logTotal),
+      topScores, topLogits: Array.from(part.top), needleLogit, topWeights: top, topDistractor: top[0], rest: Math.exp(part.logRest - logTotal),
       sink: method === "zero-logit" ? Math.exp(-logTotal) : 0, largestLogit: Math.max(needleLogit, part.top[0]),
       curves: curvesAt(gap),
     };
@@ -198,7 +199,7 @@ export function contextReadout(state, payload) {
     {label: "its P(1−P)", draw: state.spread},
     {label: "its gradient dP/dΔ", draw: state.gradient},
     {label: "strongest distractor", draw: state.topDistractor},
-    {label: "all other keys together", draw: state.others - state.sink, nearOne: true},
+    {label: "all distractors together", draw: state.others - state.sink, nearOne: true},
     {label: "extra zero logit (sink)", draw: state.method === "zero-logit" ? state.sink : null},
   ];
   return readoutParts({lead, groups: [{caption: "", rows}], note: "", intro: "Context explorer.",

@@ -4,10 +4,10 @@
 // image. Colours come from the page (CSS custom properties, `currentColor` for text), so dark
 // mode needs no second drawing; nothing animates.
 import {formatFixed, formatGeneral, readoutNumber} from "./format.js";
+import {B, H, L, R, T, VIEW_CSS, W, addStyles, html, node, panel, readoutTable, yAxis} from "./view.js";
 import {unpack} from "./payload.js";
 import {SCALE_RANGE, scaleReadout, scaleState} from "./scale.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 // Positions of the log slider: 1000 steps from 0.05 to 100, 0.76 % apart (a value in between
 // is set from code, as a lesson stop is).
 const STEPS = 1000;
@@ -15,48 +15,6 @@ const STEPS = 1000;
 // (matplotlib.colormaps["PuOr"].resampled(10), to_hex)
 const PUOR = ["#7f3b08", "#b85d08", "#e68e26", "#fdc57f", "#fbead3", "#e6e7f0", "#bfbbda", "#8b7fb4",
   "#592f8c", "#2d004b"];
-
-function node(tag, attrs = {}, parent = null, text = null) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  if (text !== null) e.textContent = text;
-  if (parent) parent.appendChild(e);
-  return e;
-}
-
-function html(tag, attrs = {}, parent = null, text = null) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  if (text !== null) e.textContent = text;
-  if (parent) parent.appendChild(e);
-  return e;
-}
-
-// One panel: a 220 x 200 user-unit plot area with a title, a y axis and the index on x (three
-// fit the book's column beside its sidebar, about 630 px, with text of 11 px or more; a phone
-// stacks them).
-const W = 220, H = 200, L = 50, R = 6, T = 24, B = 38;
-
-// (The figure box is one image to a screen reader, described by the readout's alt text.)
-function panel(parent, title) {
-  const fig = html("figure", {class: "asb-panel"}, parent);
-  const svg = node("svg", {viewBox: `0 0 ${W} ${H}`, "aria-hidden": "true", class: "asb-svg"}, fig);
-  node("text", {x: W / 2, y: 16, "text-anchor": "middle", class: "asb-ptitle"}, svg, title);
-  return svg;
-}
-
-// ticks as matplotlib labels them: one number of decimals for the whole axis (0.00 ... 0.25)
-function yAxis(svg, ticks, top, caption, digits) {
-  const y = v => T + (H - T - B) * (1 - v / top);
-  node("line", {x1: L, x2: L, y1: T, y2: H - B, class: "asb-axis"}, svg);
-  for (const t of ticks) {
-    node("line", {x1: L - 4, x2: W - R, y1: y(t), y2: y(t), class: t === 0 ? "asb-axis" : "asb-grid"}, svg);
-    node("text", {x: L - 6, y: y(t) + 4, "text-anchor": "end", class: "asb-tick"}, svg, formatFixed(t, digits));
-  }
-  node("text", {x: 13, y: (T + H - B) / 2, transform: `rotate(-90 13 ${(T + H - B) / 2})`,
-    "text-anchor": "middle", class: "asb-label"}, svg, caption);
-  return y;
-}
 
 function xIndex(svg, n) {
   const step = (W - L - R) / n;
@@ -123,34 +81,6 @@ function heatPanel(svg, n) {
   };
 }
 
-// The readout as attention_scaling.readout.readout_html writes it (a lead, a table per group, the
-// footnote, the visually hidden live sentence), so that the book's styles apply to both.
-function readoutTable(box) {
-  box.replaceChildren();
-  const lead = html("p", {class: "asb-lead"}, box);
-  const tables = html("div", {class: "asb-tables"}, box);
-  const foot = html("p", {class: "asb-foot"}, box);
-  const said = html("p", {class: "asb-said", "aria-live": "polite"}, box);
-  return parts => {
-    lead.textContent = parts.lead;
-    tables.replaceChildren();
-    for (const group of parts.groups) {
-      const table = html("table", {class: "asb-rt"}, tables);
-      if (group.caption) html("caption", {}, table, group.caption);
-      const head = html("tr", {}, html("thead", {}, table));
-      for (const c of parts.columns) html("th", {scope: "col"}, head, c);
-      const body = html("tbody", {}, table);
-      for (const row of group.rows) {
-        const tr = html("tr", {}, body);
-        html("th", {scope: "row"}, tr, row.label);
-        for (const c of row.cells) html("td", {}, tr, c);
-      }
-    }
-    foot.textContent = parts.note;
-    said.textContent = parts.text;
-  };
-}
-
 function dataTable(details) {
   html("summary", {}, details, "Data: the numbers drawn");
   const table = html("table", {}, details);
@@ -207,6 +137,7 @@ function slider(root, id) {
 export function mountScale(root, packed, {scale = 1, inputId = null, slider: withSlider = true} = {}) {
   const payload = unpack(packed);
   addStyles();
+  addStyles("asb-scale-css", SCALE_CSS);
   root.classList.add("asb-explorer", "asb-scale-explorer");
   const id = inputId || `${root.id || `asb-scale-${Math.random().toString(36).slice(2, 8)}`}-s`;
   const {input, shown} = withSlider ? slider(root, id) : {input: null, shown: null};
@@ -271,53 +202,11 @@ export function mountScale(root, packed, {scale = 1, inputId = null, slider: wit
   return {set, fromInput, showPanel, roundStops, get state() { return state; }};
 }
 
-// The view's looks, put in the page once by mountScale. Text takes the page's colour, so dark
-// mode needs no second drawing; in Present mode (the book's player.js) the panels share the
-// height the screen leaves them and their text grows, and a narrow screen shows only the
-// panel the stop talks about.
-export const SCALE_VIEW_CSS = `
+// The scale view's two colours, in light and dark, beyond the looks every view shares (view.js).
+const SCALE_CSS = `
 .asb-scale-explorer { --asb-weight: #6b6b6b; --asb-gradient: #7b3294; }
 html[data-theme="dark"] .asb-scale-explorer, body[data-jp-theme-light="false"] .asb-scale-explorer {
   --asb-weight: #a8a8a8; --asb-gradient: #c38bd9; }
-.asb-scale-explorer .asb-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr));
-  gap: 0.5rem; max-width: 1200px; }
-.asb-scale-explorer .asb-panel { margin: 0; min-width: 0; }
-.asb-scale-explorer .asb-svg { width: 100%; height: auto; display: block; font-family: inherit; }
-.asb-scale-explorer .asb-svg text { fill: currentColor; }
-.asb-scale-explorer .asb-ptitle { font-size: 13px; }
-.asb-scale-explorer .asb-tick, .asb-scale-explorer .asb-label { font-size: 12px; }
-.asb-scale-explorer .asb-axis { stroke: currentColor; }
-.asb-scale-explorer .asb-grid { stroke: currentColor; opacity: 0.15; }
-.asb-scale-explorer .asb-band { fill: currentColor; opacity: 0.12; }
-.asb-scale-explorer .asb-mean { stroke: currentColor; stroke-dasharray: 6 4; stroke-width: 1.5; }
-.asb-scale-explorer .asb-peak { stroke: currentColor; stroke-dasharray: 1 3; opacity: 0.6; }
-.asb-scale-explorer .asb-svg text.asb-sign { font-size: 13px; font-weight: 700; fill: #111; stroke: #fff;
-  stroke-width: 3px; paint-order: stroke; }  /* a white halo: legible on the darkest cells, in greyscale too */
-.asb-scale-explorer .asb-said { position: absolute; width: 1px; height: 1px; overflow: hidden;
-  clip-path: inset(50%); white-space: nowrap; }  /* for screen readers; the table shows the same */
-.asb-scale-explorer .asb-numbers { margin: 0.3em 0; font-size: 0.9em; }
-.asb-scale-explorer .asb-key { font-size: 0.85em; margin: 0.2em 0 0.4em; color: var(--pst-color-text-muted, inherit); }
-.asb-scale-explorer .asb-numbers summary { cursor: pointer; }
-.asb-scale-explorer .asb-numbers td, .asb-scale-explorer .asb-numbers th { padding: 0.05em 0.6em; text-align: right;
-  font-variant-numeric: tabular-nums; }
-.asb-scale-explorer:not(.asb-player) input[type=range] { width: min(100%, 36rem); }
-.asb-presenting.asb-scale-explorer .asb-stack { width: 100%; max-width: none; background: none; }
-.asb-presenting.asb-scale-explorer .asb-panels { grid-template-columns: repeat(3, minmax(0, 1fr)); max-width: none; }
-.asb-presenting.asb-scale-explorer .asb-svg { max-height: var(--asb-room, 60vh); }
-.asb-presenting.asb-scale-explorer .asb-numbers { display: none; }
-.asb-presenting.asb-scale-explorer .asb-key { order: 1; margin: 0; font-size: 18px; flex: none; }
-@media (max-width: 700px) {
-  .asb-presenting.asb-scale-explorer .asb-panels { grid-template-columns: minmax(0, 1fr); }
-  .asb-presenting.asb-scale-explorer .asb-panel:not(.asb-focus) { display: none; }
-  .asb-presenting.asb-scale-explorer .asb-key { font-size: 14px; }
-}
-@media print { .asb-scale-explorer .asb-numbers { display: none; } }
 `;
-
-function addStyles() {
-  if (document.getElementById("asb-scale-view-css")) return;
-  const style = document.createElement("style");
-  style.id = "asb-scale-view-css";
-  style.textContent = SCALE_VIEW_CSS;
-  document.head.appendChild(style);
-}
+// All of the scale view's looks in one sheet (for a page that puts them in itself).
+export const SCALE_VIEW_CSS = VIEW_CSS + SCALE_CSS;

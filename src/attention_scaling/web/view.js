@@ -1,0 +1,131 @@
+// What the explorers' views share (scale_view.js, context_view.js): SVG and HTML elements, a
+// panel of 220 x 200 user units with its y axis, the readout table with its live sentence, and the
+// looks every view gets. Text takes the page's colour (`currentColor`), so dark mode needs no second
+// drawing; nothing animates.
+import {formatFixed} from "./format.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+export function node(tag, attrs = {}, parent = null, text = null) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  if (text !== null) e.textContent = text;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+export function html(tag, attrs = {}, parent = null, text = null) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  if (text !== null) e.textContent = text;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+// One panel: a 220 x 200 user-unit plot area with a title, a y axis and the index on x (three
+// fit the book's column beside its sidebar, about 630 px, with text of 11 px or more; a phone
+// stacks them).
+export const W = 220;
+export const H = 200;
+export const L = 50;
+export const R = 6;
+export const T = 24;
+export const B = 38;
+
+// (The figure box is one image to a screen reader, described by the readout's alt text.)
+export function panel(parent, title) {
+  const fig = html("figure", {class: "asb-panel"}, parent);
+  const svg = node("svg", {viewBox: `0 0 ${W} ${H}`, "aria-hidden": "true", class: "asb-svg"}, fig);
+  node("text", {x: W / 2, y: 16, "text-anchor": "middle", class: "asb-ptitle"}, svg, title);
+  return svg;
+}
+
+// ticks as matplotlib labels them: one number of decimals for the whole axis (0.00 ... 0.25)
+export function yAxis(svg, ticks, top, caption, digits) {
+  const y = v => T + (H - T - B) * (1 - v / top);
+  node("line", {x1: L, x2: L, y1: T, y2: H - B, class: "asb-axis"}, svg);
+  for (const t of ticks) {
+    node("line", {x1: L - 4, x2: W - R, y1: y(t), y2: y(t), class: t === 0 ? "asb-axis" : "asb-grid"}, svg);
+    node("text", {x: L - 6, y: y(t) + 4, "text-anchor": "end", class: "asb-tick"}, svg, formatFixed(t, digits));
+  }
+  node("text", {x: 13, y: (T + H - B) / 2, transform: `rotate(-90 13 ${(T + H - B) / 2})`,
+    "text-anchor": "middle", class: "asb-label"}, svg, caption);
+  return y;
+}
+
+// The readout as attention_scaling.readout.readout_html writes it (a lead, a table per group, the
+// footnote, the visually hidden live sentence), so that the book's styles apply to both.
+export function readoutTable(box) {
+  box.replaceChildren();
+  const lead = html("p", {class: "asb-lead"}, box);
+  const tables = html("div", {class: "asb-tables"}, box);
+  const foot = html("p", {class: "asb-foot"}, box);
+  const said = html("p", {class: "asb-said", "aria-live": "polite"}, box);
+  return parts => {
+    lead.textContent = parts.lead;
+    tables.replaceChildren();
+    for (const group of parts.groups) {
+      const table = html("table", {class: "asb-rt"}, tables);
+      if (group.caption) html("caption", {}, table, group.caption);
+      const head = html("tr", {}, html("thead", {}, table));
+      for (const c of parts.columns) html("th", {scope: "col"}, head, c);
+      const body = html("tbody", {}, table);
+      for (const row of group.rows) {
+        const tr = html("tr", {}, body);
+        html("th", {scope: "row"}, tr, row.label);
+        for (const c of row.cells) html("td", {}, tr, c);
+      }
+    }
+    foot.textContent = parts.note;
+    said.textContent = parts.text;
+  };
+}
+
+
+// The looks of every view, put in the page once (addStyles). In Present mode (the book's
+// player.js) the panels share the height the screen leaves them and their text grows, and a
+// narrow screen shows only the panel the stop talks about.
+export const VIEW_CSS = `
+.asb-explorer .asb-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr));
+  gap: 0.5rem; max-width: 1200px; }
+.asb-explorer .asb-panel { margin: 0; min-width: 0; }
+.asb-explorer .asb-svg { width: 100%; height: auto; display: block; font-family: inherit; }
+.asb-explorer .asb-svg text { fill: currentColor; }
+.asb-explorer .asb-ptitle { font-size: 13px; }
+.asb-explorer .asb-tick, .asb-explorer .asb-label { font-size: 12px; }
+.asb-explorer .asb-axis { stroke: currentColor; }
+.asb-explorer .asb-grid { stroke: currentColor; opacity: 0.15; }
+.asb-explorer .asb-band { fill: currentColor; opacity: 0.12; }
+.asb-explorer .asb-mean { stroke: currentColor; stroke-dasharray: 6 4; stroke-width: 1.5; }
+.asb-explorer .asb-peak { stroke: currentColor; stroke-dasharray: 1 3; opacity: 0.6; }
+.asb-explorer .asb-svg text.asb-sign { font-size: 13px; font-weight: 700; fill: #111; stroke: #fff;
+  stroke-width: 3px; paint-order: stroke; }  /* a white halo: legible on the darkest cells, in greyscale too */
+.asb-explorer .asb-said { position: absolute; width: 1px; height: 1px; overflow: hidden;
+  clip-path: inset(50%); white-space: nowrap; }  /* for screen readers; the table shows the same */
+.asb-explorer .asb-numbers { margin: 0.3em 0; font-size: 0.9em; }
+.asb-explorer .asb-key { font-size: 0.85em; margin: 0.2em 0 0.4em; color: var(--pst-color-text-muted, inherit); }
+.asb-explorer .asb-numbers summary { cursor: pointer; }
+.asb-explorer .asb-numbers td, .asb-explorer .asb-numbers th { padding: 0.05em 0.6em; text-align: right;
+  font-variant-numeric: tabular-nums; }
+.asb-explorer:not(.asb-player) input[type=range] { width: min(100%, 36rem); }
+.asb-presenting.asb-explorer .asb-stack { width: 100%; max-width: none; background: none; }
+.asb-presenting.asb-explorer .asb-panels { grid-template-columns: repeat(3, minmax(0, 1fr)); max-width: none; }
+.asb-presenting.asb-explorer .asb-svg { max-height: var(--asb-room, 60vh); }
+.asb-presenting.asb-explorer .asb-numbers { display: none; }
+.asb-presenting.asb-explorer .asb-key { order: 1; margin: 0; font-size: 18px; flex: none; }
+@media (max-width: 700px) {
+  .asb-presenting.asb-explorer .asb-panels { grid-template-columns: minmax(0, 1fr); }
+  .asb-presenting.asb-explorer .asb-panel:not(.asb-focus) { display: none; }
+  .asb-presenting.asb-explorer .asb-key { font-size: 14px; }
+}
+@media print { .asb-explorer .asb-numbers { display: none; } }
+`;
+
+// Put `css` in the page once, under the id `id`.
+export function addStyles(id = "asb-view-css", css = VIEW_CSS) {
+  if (document.getElementById(id)) return;
+  const style = document.createElement("style");
+  style.id = id;
+  style.textContent = css;
+  document.head.appendChild(style);
+}
