@@ -16,8 +16,8 @@ from ..readout import Readout
 from .controls import Control, FRAME_BUDGET_BYTES, _value_set, live_positions, log_slider_range, static_mode
 from .live import RADIO_CLASS, RADIO_KEYS_JS, _FrameCache, _caches, _readout_html
 from .page import module_html
-from .player import _readout_data, player_html
-from .text import _subscripts, math_html, plain_text
+from .player import _readout_data, choice_html, player_html, range_html
+from .text import _subscripts, plain_text
 
 
 _ids = itertools.count()
@@ -193,21 +193,11 @@ class Explorable:
         return out
 
     def _static_control(self, c: Control, cid: str) -> str:
-        """A labelled range input (ordered values) or a group of radio buttons (a choice)."""
-        label = math_html(c.label)
-        if c.names is not None:  # a choice (is_choice)
-            options = "".join(
-                f'<label class="asb-option"><input type="radio" name="{cid}" value="{i}"'
-                f'{" checked" if x == c.default else ""}> {math_html(name)}</label>'
-                for i, (x, name) in enumerate(zip(c.values, c.names)))
-            return (f'<fieldset class="asb-control asb-choice" id="{cid}"><legend>{label}</legend>'
-                    f'<div class="asb-options">{options}</div></fieldset>')
-        shown = c.show(c.default)
-        return (f'<div class="asb-control"><label for="{cid}">{label}</label>'
-                f'<span class="asb-slider"><input type="range" id="{cid}" min="0" max="{len(c.values) - 1}" step="1" '
-                f'value="{c.values.index(c.default)}" aria-valuetext="{html.escape(f"{shown} {c.unit}".strip())}">'
-                f'<output for="{cid}">{html.escape(shown)}</output>'
-                f'<span class="asb-unit">{html.escape(c.unit)}</span></span></div>')
+        """A labelled range input over the grid (ordered values) or a group of radio buttons (a choice)."""
+        if c.is_choice:
+            return choice_html(c, cid)
+        said = f"{c.show(c.default)} {c.unit}".strip()
+        return range_html(c, cid, len(c.values) - 1, c.values.index(c.default), said, c.unit)
 
     def static_html(self) -> str:
         """A self-contained player: labelled controls over the grid, one frame per point.

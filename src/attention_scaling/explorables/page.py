@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from .. import lesson, web
-from .player import player_html
-from .text import _subscripts, math_html, plain_text
+from .player import choice_html, player_html, range_html
+from .text import _subscripts, plain_text
 
 if TYPE_CHECKING:
     from .explorable import Explorable
@@ -65,21 +65,12 @@ NOTES = {
 }
 
 
-def _control(control, cid: str, slider: Slider | None, default) -> str:
+def _control(control, cid: str, slider: Slider | None) -> str:
     """A labelled range input over the slider's positions, or a group of radio buttons."""
-    label = math_html(control.label)
-    if slider is None:  # a choice: the frame players' markup, an option's value its index
-        options = "".join(
-            f'<label class="asb-option"><input type="radio" name="{cid}" value="{i}"'
-            f'{" checked" if x == default else ""}> {math_html(name)}</label>'
-            for i, (x, name) in enumerate(zip(control.values, control.names)))
-        return (f'<fieldset class="asb-control asb-choice" id="{cid}"><legend>{label}</legend>'
-                f'<div class="asb-options">{options}</div></fieldset>')
-    shown = control.show(default)
-    return (f'<div class="asb-control"><label for="{cid}">{label}</label>'
-            f'<span class="asb-slider"><input type="range" id="{cid}" min="0" max="{slider.steps}" step="1" '
-            f'value="{slider.position(default)}" aria-valuetext="{html.escape(slider.said(shown))}">'
-            f'<output for="{cid}">{html.escape(shown)}</output><span class="asb-unit"></span></span></div>')
+    if slider is None:
+        return choice_html(control, cid)
+    return range_html(control, cid, slider.steps, slider.position(control.default),
+                      slider.said(control.show(control.default)))
 
 
 def _modules_script(mount: str) -> str:
@@ -120,8 +111,7 @@ def module_html(explorer: "Explorable", uid: str) -> str:
         "stops": [{"caption": stop.caption, "at": [position(c, stop.settings[c.name]) for c in explorer.controls],
                    "panel": stop.panel} for stop in stops],
     }
-    controls = "".join(_control(c, ids[c.name], None if c.is_choice else sliders[c.name], defaults[c.name])
-                       for c in explorer.controls)
+    controls = "".join(_control(c, ids[c.name], None if c.is_choice else sliders[c.name]) for c in explorer.controls)
     figure = (f'<div class="asb-scroll"><div class="asb-stack"><noscript><img class="asb-picture" '
               f'src="data:image/png;base64,{picture}" alt="{html.escape(alt0)}" width="{width}" height="{height}">'
               "</noscript></div></div>")

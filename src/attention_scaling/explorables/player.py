@@ -33,6 +33,27 @@ def player_html(uid: str, title: str, has_stops: bool, controls: str, figure: st
     )
 
 
+def choice_html(control, cid: str) -> str:
+    """A choice as a group of radio buttons named in words, each option's value its index."""
+    options = "".join(
+        f'<label class="asb-option"><input type="radio" name="{cid}" value="{i}"'
+        f'{" checked" if x == control.default else ""}> {math_html(name)}</label>'
+        for i, (x, name) in enumerate(zip(control.values, control.names)))
+    return (f'<fieldset class="asb-control asb-choice" id="{cid}"><legend>{math_html(control.label)}</legend>'
+            f'<div class="asb-options">{options}</div></fieldset>')
+
+
+def range_html(control, cid: str, steps: int, position: int, said: str, unit: str = "") -> str:
+    """An ordered control as a labelled range input over positions 0 to ``steps``, its value shown
+    beside it (``said``: what a screen reader hears)."""
+    shown = control.show(control.default)
+    return (f'<div class="asb-control"><label for="{cid}">{math_html(control.label)}</label>'
+            f'<span class="asb-slider"><input type="range" id="{cid}" min="0" max="{steps}" step="1" '
+            f'value="{position}" aria-valuetext="{html.escape(said)}">'
+            f'<output for="{cid}">{html.escape(shown)}</output>'
+            f'<span class="asb-unit">{html.escape(unit)}</span></span></div>')
+
+
 def _layout(r: Readout) -> tuple:
     """What a readout's tables look like without their numbers: captions, columns, row labels."""
     return r.columns, tuple((g.caption, tuple(row.label for row in g.rows)) for g in r.groups)

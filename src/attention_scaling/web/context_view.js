@@ -6,7 +6,7 @@
 // "data" table. Everything is recomputed by context.js from the seed; nothing is an image.
 import {contextModel, contextReadout, METHODS} from "./context.js";
 import {formatFixed, formatGeneral, readoutNumber} from "./format.js";
-import {B, H, L, R, T, W, addStyles, html, node, panel, readoutTable, yAxis} from "./view.js";
+import {B, H, L, R, T, W, addStyles, dataTable, html, node, panel, readoutTable, yAxis} from "./view.js";
 
 // Each method's colour, marker and line, as the Python figure draws them (context._STYLE):
 // told apart in greyscale too.
@@ -121,28 +121,16 @@ function curvePanel(svg, nValues) {
   };
 }
 
-function dataTable(details) {
-  html("summary", {}, details, "Data: the numbers drawn");
-  const table = html("table", {}, details);
-  return state => {
-    table.replaceChildren();
-    const head = html("tr", {}, html("thead", {}, table));
-    for (const c of ["key", "score", "logit", "weight"]) html("th", {scope: "col"}, head, c);
-    const body = html("tbody", {}, table);
-    const row = (key, score, logit, weight) => {
-      const tr = html("tr", {}, body);
-      html("th", {scope: "row"}, tr, key);
-      for (const cell of [score, logit, weight]) html("td", {}, tr, cell);
-    };
-    const number = x => readoutNumber(x, 4, false, null, false);
-    row("needle", formatGeneral(state.gap, 4), formatGeneral(state.needleLogit, 4),
-      readoutNumber(state.needle, 4, true, state.others, false));
-    state.topScores.forEach((z, i) => row(`distractor ${i + 1}`, formatGeneral(z, 4),
-      formatGeneral(state.topLogits[i], 4), number(state.topWeights[i])));
-    const others = state.n - 1 - state.topScores.length;
-    if (others > 0) row(`the other ${others} together`, "", "", number(state.rest));
-    if (state.method === "zero-logit") row("sink", "", "0", number(state.sink));
-  };
+// the Data table's rows: the needle, the strongest distractors, the rest together and the sink
+function dataRows(state, row) {
+  const number = x => readoutNumber(x, 4, false, null, false);
+  row("needle", formatGeneral(state.gap, 4), formatGeneral(state.needleLogit, 4),
+    readoutNumber(state.needle, 4, true, state.others, false));
+  state.topScores.forEach((z, i) => row(`distractor ${i + 1}`, formatGeneral(z, 4),
+    formatGeneral(state.topLogits[i], 4), number(state.topWeights[i])));
+  const others = state.n - 1 - state.topScores.length;
+  if (others > 0) row(`the other ${others} together`, "", "", number(state.rest));
+  if (state.method === "zero-logit") row("sink", "", "0", number(state.sink));
 }
 
 // The n slider's positions (payload.nPositions: every integer that 1 001 log steps from 2 to
@@ -229,7 +217,7 @@ export function mountContext(root, payload, {n = 1024, gap = 6, method = "plain"
   const setReadout = readoutTable(box);
   const details = html("details", {class: "asb-numbers"});
   box.after(details);
-  const setData = dataTable(details);
+  const setData = dataTable(details, ["key", "score", "logit", "weight"], dataRows);
   let state = null, current = {n, gap, method};
   function set(values) {
     current = {...current, ...values};

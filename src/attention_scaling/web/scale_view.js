@@ -4,7 +4,7 @@
 // image. Colours come from the page (CSS custom properties, `currentColor` for text), so dark
 // mode needs no second drawing; nothing animates.
 import {formatFixed, formatGeneral, readoutNumber} from "./format.js";
-import {B, H, L, R, T, VIEW_CSS, W, addStyles, html, node, panel, readoutTable, yAxis} from "./view.js";
+import {B, H, L, R, T, VIEW_CSS, W, addStyles, dataTable, html, node, panel, readoutTable, yAxis} from "./view.js";
 import {unpack} from "./payload.js";
 import {SCALE_RANGE, scaleReadout, scaleState} from "./scale.js";
 
@@ -81,24 +81,11 @@ function heatPanel(svg, n) {
   };
 }
 
-function dataTable(details) {
-  html("summary", {}, details, "Data: the numbers drawn");
-  const table = html("table", {}, details);
-  return state => {
-    table.replaceChildren();
-    const head = html("tr", {}, html("thead", {}, table));
-    for (const c of ["i", "score zᵢ", "weight Pᵢ", "Pᵢ(1 − Pᵢ)"]) html("th", {scope: "col"}, head, c);
-    const body = html("tbody", {}, table);
-    state.weights.forEach((p, i) => {
-      const tr = html("tr", {}, body);
-      html("th", {scope: "row"}, tr, String(i + 1));
-      // a weight next to 1 as the readout gives it, "1 − 3.2e-16", from the other weights' sum
-      const weight = readoutNumber(p, 4, true, p > 0.5 ? state.gradient[i] / p : null, false);
-      html("td", {}, tr, formatGeneral(state.z[i], 4));
-      html("td", {}, tr, weight);
-      html("td", {}, tr, formatGeneral(state.gradient[i], 4));
-    });
-  };
+// the Data table's rows: each score, its weight (next to 1 as the readout gives it, "1 − 3.2e-16",
+// from the other weights' sum) and its P(1 − P)
+function dataRows(state, row) {
+  state.weights.forEach((p, i) => row(String(i + 1), formatGeneral(state.z[i], 4),
+    readoutNumber(p, 4, true, p > 0.5 ? state.gradient[i] / p : null, false), formatGeneral(state.gradient[i], 4)));
 }
 
 // The log slider: position k of STEPS gives s = lo (hi / lo)^(k / STEPS), both ends exactly,
@@ -171,7 +158,7 @@ export function mountScale(root, packed, {scale = 1, inputId = null, slider: wit
   const setReadout = readoutTable(box);
   const details = html("details", {class: "asb-numbers"});
   box.after(details);
-  const setData = dataTable(details);
+  const setData = dataTable(details, ["i", "score zᵢ", "weight Pᵢ", "Pᵢ(1 − Pᵢ)"], dataRows);
   let state = null;
   function set(s) {
     const clamped = Math.min(SCALE_RANGE[1], Math.max(SCALE_RANGE[0], Number(s)));

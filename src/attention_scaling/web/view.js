@@ -129,3 +129,21 @@ export function addStyles(id = "asb-view-css", css = VIEW_CSS) {
   style.textContent = css;
   document.head.appendChild(style);
 }
+
+// The "Data" disclosure: a table of the current state's numbers, headed by `columns`; `fill(state,
+// row)` adds its rows, row(label, ...cells). Rebuilt on every change.
+export function dataTable(details, columns, fill) {
+  html("summary", {}, details, "Data: the numbers drawn");
+  const table = html("table", {}, details);
+  return state => {
+    table.replaceChildren();
+    const head = html("tr", {}, html("thead", {}, table));
+    for (const c of columns) html("th", {scope: "col"}, head, c);
+    const body = html("tbody", {}, table);
+    fill(state, (label, ...cells) => {
+      const tr = html("tr", {}, body);
+      html("th", {scope: "row"}, tr, label);
+      for (const cell of cells) html("td", {}, tr, cell);
+    });
+  };
+}
