@@ -17,13 +17,15 @@ is not numpy's generator, whose draws (``numpy.random.default_rng``) the book us
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
 from . import _validate as v
 
-__all__ = ["uniforms", "normals", "normal_quantile", "chi2_quantile"]
+__all__ = ["uniforms", "normals", "uniforms_at", "normals_at", "normal_quantile", "chi2_quantile",
+           "half_normal_bins"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
@@ -48,10 +50,26 @@ def uniforms(seed: int, stream: int, n: int, start: int = 0) -> np.ndarray:
     """``n`` uniforms in (0, 1) of the stream ``(seed, stream)``, from counter ``start`` on."""
     n = v.positive_int(n, "n", minimum=0)
     start = v.positive_int(start, "start", minimum=0)
-    key = _key(seed, stream)
-    counters = np.arange(start + 1, start + n + 1, dtype=np.uint64)
+    return _at(_key(seed, stream), np.arange(start, start + n, dtype=np.uint64))
+
+
+def uniforms_at(seed: int, stream: int, index) -> np.ndarray:
+    """The uniforms at positions ``index`` (non-negative integers, any shape) of the stream
+    ``(seed, stream)``: ``uniforms_at(s, t, i)[...] == uniforms(s, t, i.max() + 1)[i]``."""
+    at = np.asarray(index)
+    if at.dtype.kind not in "iu" or (at.size and at.min() < 0):
+        raise ValueError("index must hold non-negative integers")
+    return _at(_key(seed, stream), at.astype(np.uint64))
+
+
+def normals_at(seed: int, stream: int, index) -> np.ndarray:
+    """The standard normals at positions ``index`` of the stream ``(seed, stream)``."""
+    return normal_quantile(uniforms_at(seed, stream, index))
+
+
+def _at(key: np.uint64, index: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore"):
-        z = _mix64(key + counters * _GOLDEN)
+        z = _mix64(key + (index + np.uint64(1)) * _GOLDEN)
     return _unit(z)
 
 
@@ -118,6 +136,7 @@ _LOG_SQRT_PI = 0.5723649429247001  # log(sqrt(pi))
 _TINY = 1e-300
 
 
+@functools.lru_cache(maxsize=64)
 def _log_gamma_half(k: int) -> float:
     """log Gamma(k/2) for an integer k >= 1, as a sum of logs (Gamma(n) = (n-1)!,
     Gamma(n + 1/2) = sqrt(pi) (1/2)(3/2)...(n - 1/2)), summed in the same order as random.js."""
@@ -132,76 +151,90 @@ def _log_gamma_half(k: int) -> float:
     return total
 
 
-def _lower_series(a: float, y: float) -> float:
-    term = 1.0 / a
-    total = term
-    n = 0
-    while n < 100_000:
-        n += 1
-        term *= y / (a + n)
-        total += term
-        if term < total * 1e-17:
+def _lower_series(a: float, y: np.ndarray) -> np.ndarray:
+    """sum_n y^n / (a (a+1) ... (a+n)), each element's terms added until they fall below 1e-17
+    of its sum (random.js: ``lowerSeries``, one element at a time)."""
+    term = np.full_like(y, 1.0 / a)
+    total = term.copy()
+    live = np.arange(y.size)
+    for n in range(1, 100_001):
+        term[live] *= y[live] / (a + n)
+        total[live] += term[live]
+        live = live[~(term[live] < total[live] * 1e-17)]
+        if not live.size:
             break
     return total
 
 
-def _upper_fraction(a: float, y: float) -> float:
+def _upper_fraction(a: float, y: np.ndarray) -> np.ndarray:
+    """Lentz's continued fraction for Q(a, y) e^y y^-a Gamma(a), per element (``upperFraction``)."""
     b = y + 1.0 - a
-    c = 1.0 / _TINY
+    c = np.full_like(y, 1.0 / _TINY)
     d = 1.0 / b
-    h = d
+    h = d.copy()
+    live = np.arange(y.size)
     for i in range(1, 100_000):
         an = -i * (i - a)
-        b += 2.0
-        d = an * d + b
-        if abs(d) < _TINY:
-            d = _TINY
-        c = b + an / c
-        if abs(c) < _TINY:
-            c = _TINY
-        d = 1.0 / d
-        step = d * c
-        h *= step
-        if abs(step - 1.0) < 1e-16:
+        b[live] += 2.0
+        dl = an * d[live] + b[live]
+        dl[np.abs(dl) < _TINY] = _TINY
+        cl = b[live] + an / c[live]
+        cl[np.abs(cl) < _TINY] = _TINY
+        d[live], c[live] = 1.0 / dl, cl
+        step = d[live] * cl
+        h[live] *= step
+        live = live[~(np.abs(step - 1.0) < 1e-16)]
+        if not live.size:
             break
     return h
 
 
-def _tail(a: float, y: float, log_gamma: float, lower: bool) -> float:
-    """P(a, y) (``lower``) or Q(a, y), the regularised incomplete gamma function."""
-    if y <= 0:
-        return 0.0 if lower else 1.0
-    scale = math.exp(-y + a * math.log(y) - log_gamma)
-    if y < a + 1.0:
-        p = _lower_series(a, y) * scale
-        return p if lower else 1.0 - p
-    q = _upper_fraction(a, y) * scale
-    return 1.0 - q if lower else q
+def _tail(a: float, y: np.ndarray, log_gamma: float, lower: np.ndarray) -> np.ndarray:
+    """P(a, y) where ``lower``, else Q(a, y): the regularised incomplete gamma function."""
+    out = np.where(lower, 0.0, 1.0)
+    pos = y > 0
+    scale = np.exp(-y[pos] + a * np.log(y[pos]) - log_gamma)
+    series = y[pos] < a + 1.0
+    part = np.empty_like(scale)
+    part[series] = _lower_series(a, y[pos][series]) * scale[series]
+    part[~series] = _upper_fraction(a, y[pos][~series]) * scale[~series]
+    low = lower[pos]
+    # the series gives P, the fraction Q; the other is one minus it
+    out[pos] = np.where(series, np.where(low, part, 1.0 - part), np.where(low, 1.0 - part, part))
+    return out
 
 
-def _chi2_quantile(k: int, u: float) -> float:
+#: Halley's method stops once a step is below this fraction of y: two or three steps. A tighter
+#: bound is below the noise of P(a, y) and can cycle between neighbouring doubles up to the cap.
+_STOP = 1e-13
+
+
+def _chi2_quantiles(k: int, u: np.ndarray) -> np.ndarray:
+    """The quantiles at the uniforms ``u`` (1-D), each element iterated as random.js does."""
     a = 0.5 * k
     log_gamma = _log_gamma_half(k)
     lower = u <= 0.5
-    target = u if lower else 1.0 - u
-    z = float(normal_quantile(np.array([u]))[0])
+    target = np.where(lower, u, 1.0 - u)
+    z = normal_quantile(u)
     w = 1.0 - 2.0 / (9.0 * k) + z * math.sqrt(2.0 / (9.0 * k))
     y = 0.5 * k * w * w * w
-    if not y > 1e-3 * a:  # the Wilson-Hilferty start fails far in the lower tail: P ~ y^a / Gamma(a + 1)
-        y = math.exp((math.log(u) + log_gamma + math.log(a)) / a)
+    bad = ~(y > 1e-3 * a)  # the Wilson-Hilferty start fails far in the lower tail: P ~ y^a / Gamma(a + 1)
+    y[bad] = np.exp((np.log(u[bad]) + log_gamma + math.log(a)) / a)
+    live = np.arange(u.size)
     for _ in range(200):
-        f = _tail(a, y, log_gamma, lower) - target
-        density = math.exp(-y + (a - 1.0) * math.log(y) - log_gamma)
-        if f == 0.0 or density == 0.0:
-            break
-        t = f / density if lower else -f / density
-        step = t / (1.0 - 0.5 * t * ((a - 1.0) / y - 1.0))
-        new = y - step
-        if not new > 0.0:
-            new = 0.5 * y
-        done = abs(new - y) <= 1e-15 * new
-        y = new
-        if done:
+        yl, low = y[live], lower[live]
+        f = _tail(a, yl, log_gamma, low) - target[live]
+        density = np.exp(-yl + (a - 1.0) * np.log(yl) - log_gamma)
+        stop = (f == 0.0) | (density == 0.0)
+        with np.errstate(divide="ignore", invalid="ignore"):  # the stopped elements keep their y
+            t = np.where(low, f / density, -f / density)
+            step = t / (1.0 - 0.5 * t * ((a - 1.0) / yl - 1.0))
+        new = yl - step
+        new = np.where(new > 0.0, new, 0.5 * yl)
+        done = np.abs(new - yl) <= _STOP * new
+        y[live[~stop]] = new[~stop]
+        live = live[~(stop | done)]
+        if not live.size:
             break
     return 2.0 * y
 
@@ -213,4 +246,29 @@ def chi2_quantile(k: int, u) -> np.ndarray:
     u = np.asarray(v.real_array(u, "u", dtype=np.float64, min_ndim=0), dtype=np.float64)
     if ((u <= 0) | (u >= 1)).any():
         raise ValueError("u must lie strictly between 0 and 1")
-    return np.vectorize(lambda x: _chi2_quantile(k, float(x)), otypes=[np.float64])(u)
+    return _chi2_quantiles(k, u.ravel()).reshape(u.shape)
+
+
+def half_normal_bins(edges, sigma: float) -> np.ndarray:
+    r"""P(eᵢ ≤ |X| < eᵢ₊₁) for X ~ N(0, σ²), between consecutive ``edges`` (increasing, from 0
+    on, ``inf`` allowed last), as ``random.js`` computes it (``halfNormalBins``).
+
+    P(|X| < e) is P(½, e²/2σ²), the regularised incomplete gamma function of the quantile
+    above. A bin whose upper edge has e²/2σ² < 3/2 (where P is summed as a series) is the
+    difference of two P; any other the difference of two Q = 1 − P (where Q is a continued
+    fraction), so that neither difference cancels."""
+    try:
+        e = np.asarray(edges, dtype=np.float64)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"edges must be an array of real numbers: {exc}") from exc
+    if (e.ndim != 1 or e.size < 2 or np.isnan(e).any() or not (np.diff(e) > 0).all() or e[0] < 0
+            or not np.isfinite(e[:-1]).all()):
+        raise ValueError("edges must be increasing, from 0 on, with only the last one infinite")
+    sigma = v.positive_real(sigma, "sigma")
+    with np.errstate(over="ignore"):
+        y = (e / sigma) ** 2 / 2
+    finite = np.isfinite(y)
+    p, q = np.ones_like(y), np.zeros_like(y)  # P and Q at an infinite edge
+    p[finite] = _tail(0.5, y[finite], _LOG_SQRT_PI, np.ones(finite.sum(), bool))
+    q[finite] = _tail(0.5, y[finite], _LOG_SQRT_PI, np.zeros(finite.sum(), bool))
+    return np.where(y[1:] < 1.5, p[1:] - p[:-1], q[:-1] - q[1:])

@@ -5,8 +5,6 @@ to 1e-12 relative (issue 30, "same numbers")."""
 
 from __future__ import annotations
 
-import functools
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -14,27 +12,10 @@ import pytest
 
 from attention_scaling import web
 from attention_scaling.figures import ScaleFigure
-from serving import QuietHandler, QuietServer
 
 WEB = Path(web.__file__).parent
 SEED = 20261205  # the random scales (numpy.random.default_rng)
 REL = 1e-12
-
-
-@pytest.fixture(scope="module")
-def modules(browser):
-    """A page with the package's modules served from its own folder over 127.0.0.1 (a module
-    script cannot be imported from file://)."""
-    handler = functools.partial(QuietHandler, directory=str(WEB))
-    httpd = QuietServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(f"http://127.0.0.1:{httpd.server_address[1]}/")  # the folder's listing: a same-origin page
-    yield page, f"http://127.0.0.1:{httpd.server_address[1]}"
-    context.close()
-    httpd.shutdown()
-    httpd.server_close()
 
 
 def _in_page(modules, payload, scales) -> list[dict]:
@@ -302,7 +283,7 @@ def test_a_module_bundle_imports_as_one_file(modules):
         const m = await import(url);
         return [Object.keys(m).sort(), m.normals(0, 0, 3)];
     }""", web.bundle("random.js"))
-    assert got[0] == ["chi2Quantile", "normalQuantile", "normals", "uniforms"]
+    assert got[0] == ["chi2Quantile", "halfNormalBins", "normalQuantile", "normals", "uniforms"]
     assert np.array_equal(got[1], portable_random.normals(0, 0, 3))
     bundled = web.bundle("scale.js")
     assert bundled.count("const __asb_numerics = ") == 1 and "import {" not in bundled

@@ -90,8 +90,18 @@ export function normals(seed, stream, n, start = 0) {
 // as a product of logs.
 const LOG_SQRT_PI = 0.5723649429247001;
 const TINY = 1e-300;
+// Halley's method stops once a step is below this fraction of y (two or three steps); a tighter
+// bound is below the noise of P(a, y) and can cycle between neighbouring doubles.
+const STOP = 1e-13;
+
+const logGammas = new Map();  // log Gamma(k/2) by k: k/2 logs each, once
 
 function logGammaHalf(k) {
+  if (!logGammas.has(k)) logGammas.set(k, sumLogGammaHalf(k));
+  return logGammas.get(k);
+}
+
+function sumLogGammaHalf(k) {
   let total = 0;
   if (k % 2 === 0) {
     for (let i = 1; i < k / 2; i++) total += Math.log(i);
@@ -158,9 +168,24 @@ export function chi2Quantile(k, u) {
     const step = t / (1 - 0.5 * t * ((a - 1) / y - 1));
     let next = y - step;
     if (!(next > 0)) next = 0.5 * y;
-    const done = Math.abs(next - y) <= 1e-15 * next;
+    const done = Math.abs(next - y) <= STOP * next;
     y = next;
     if (done) break;
   }
   return 2 * y;
+}
+
+// P(e_i <= |X| < e_(i+1)) for X ~ N(0, sigma^2) between consecutive edges (increasing, from 0, the
+// last may be Infinity): P(|X| < e) = P(1/2, e^2 / 2 sigma^2). A bin whose upper edge has
+// e^2 / 2 sigma^2 < 3/2 is a difference of two P (the series side), any other of two Q = 1 - P
+// (the continued fraction's side), so neither cancels (portable_random.half_normal_bins).
+export function halfNormalBins(edges, sigma) {
+  if (!(sigma > 0 && Number.isFinite(sigma))) throw new RangeError(`sigma must be a positive number, got ${sigma}`);
+  const y = edges.map(e => {
+    const t = e / sigma;
+    return (t * t) / 2;
+  });
+  const p = y.map(x => (Number.isFinite(x) ? tail(0.5, x, LOG_SQRT_PI, true) : 1));
+  const q = y.map(x => (Number.isFinite(x) ? tail(0.5, x, LOG_SQRT_PI, false) : 0));
+  return y.slice(1).map((x, i) => (x < 1.5 ? p[i + 1] - p[i] : q[i] - q[i + 1]));
 }
