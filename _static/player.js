@@ -126,8 +126,33 @@
     if (note && data.module.note) { note.textContent = data.module.note; }
     root.asbShowPanel = view.showPanel;
     root.asbDefaultStops = view.roundStops;  // without the lesson's stops: its round values
+    stepButtons(root, data.controls);
     present(root, data, view.fromInput);
     ready(root);
+  }
+  // A "−" and a "+" beside each slider of an explorer that computes in the page: one position a
+  // press, where a finger cannot move a slider of hundreds of positions by one (a phone has no
+  // arrow keys). Keyboard users have the slider's own keys, so the buttons are not Tab stops.
+  function stepButtons(root, controls) {
+    root.querySelectorAll('.asb-slider input[type="range"]').forEach(function (input) {
+      var control = controls.filter(function (c) { return c.id === input.id; })[0];
+      var name = control ? control.label : "the slider";  // its label as plain text
+      [[-1, "−", "one step down: "], [1, "+", "one step up: "]].forEach(function (spec) {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "asb-step";
+        button.tabIndex = -1;
+        button.textContent = spec[1];
+        button.setAttribute("aria-label", spec[2] + name);
+        button.addEventListener("click", function () {
+          var value = Number(input.value) + spec[0];
+          if (value < Number(input.min) || value > Number(input.max)) { return; }
+          input.value = String(value);
+          input.dispatchEvent(new Event("input", { bubbles: true }));
+        });
+        if (spec[0] < 0) { input.before(button); } else { input.after(button); }
+      });
+    });
   }
   function ready(root) {
     root.classList.add("asb-ready");

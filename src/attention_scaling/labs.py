@@ -169,6 +169,7 @@ def _table() -> dict:
         "derive-it-with-sympy/1": Expression("P_1*(1 - P_1)"),
         "derive-it-with-sympy/2": Choice("refused", ("accepted", "refused")),
         "predict-then-move-the-slider/1": Number(8.0, rel=0.15),
+        "predict-then-move-the-slider/2": Choice("lower", ("higher", "the same", "lower")),
         "predict-then-move-the-slider/3": Choice("the average", ("the d_k", "the average", "neither")),
         "predict-then-move-the-slider/4": Number(_first_saturating_magnitude, rel=0.01),
         "turn-on-qk-norm/1": Parts((Choice("rises", _TREND), Choice("stays", _TREND))),

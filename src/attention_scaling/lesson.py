@@ -54,7 +54,7 @@ STOPS: dict[str, tuple[Stop, ...]] = {
     "attention": (
         Stop("Predict: do the red and blue weights differ here? And at the next dₖ?",
              {"d_k": 1, "magnitude": 1.0}),
-        Stop("In this draw the red weights pile onto one key; the blue ones spread out",
+        Stop("In this draw red piles onto one key; blue keeps almost half on the others",
              {"d_k": 64, "magnitude": 1.0}),
         Stop("The red hump has moved right; the blue hump has not moved",
              {"d_k": 1024, "magnitude": 1.0}, panel=2),

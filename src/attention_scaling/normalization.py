@@ -47,7 +47,11 @@ def l2_normalize(x, axis: int = -1, eps: float = 1e-12) -> np.ndarray:
     return arr / np.maximum(norm, eps)
 
 
-def layer_norm(x, gain=None, bias=None, eps: float = 1e-5) -> np.ndarray:
+#: LayerNorm's default epsilon, added to the variance.
+LAYER_NORM_EPS = 1e-5
+
+
+def layer_norm(x, gain=None, bias=None, eps: float = LAYER_NORM_EPS) -> np.ndarray:
     r"""LayerNorm over the last axis: :math:`g\odot(x - \mu)/\sqrt{\sigma^2 + \epsilon} + b`."""
     arr = v.real_array(x, "x", dtype=np.float64)
     eps = v.positive_real(eps, "eps")

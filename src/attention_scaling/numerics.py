@@ -528,20 +528,17 @@ SHARED_MAX_DIM = 1024
 SHARED_MAX_KEYS = 64
 #: Queries (each with its own keys) behind every "mean over many draws" of the explorers.
 ENSEMBLE_QUERIES = 200
+#: Random pairs (q, k) behind the attention explorer's histogram of |q·k|.
+ENSEMBLE_PAIRS = 2000
+#: Streams of :mod:`~attention_scaling.portable_random` (the page draws the same from the seed):
+#: the blocks of :func:`query_ensemble` (block 0 is :func:`shared_draw`), the five streams of
+#: :func:`ensemble_parts` from ENSEMBLE_STREAM on, and those of the pairs from PAIRS_STREAM on.
+#: The context explorer's distractors use 1000 on.
+DRAW_STREAM, ENSEMBLE_STREAM, PAIRS_STREAM = 0, 10, 20
 
-__all__ += ["SHARED_MAX_DIM", "SHARED_MAX_KEYS", "ENSEMBLE_QUERIES", "shared_draw", "query_ensemble",
-            "ensemble_prefix_scores", "weight_measures", "Expectation", "expectation"]
-
-
-def _shared_blocks(seed: int, n_queries: int, chunk: int = 16):
-    """Yield blocks ``(c, 1 + SHARED_MAX_KEYS, SHARED_MAX_DIM)`` of ``default_rng(seed)``, in order.
-
-    Row 0 of a block is the query, rows 1.. its keys. Blocks come from one stream, so
-    query ``i`` is the same whatever ``n_queries`` or ``chunk`` is.
-    """
-    rng = np.random.default_rng(seed)
-    for start in range(0, n_queries, chunk):
-        yield rng.standard_normal((min(chunk, n_queries - start), 1 + SHARED_MAX_KEYS, SHARED_MAX_DIM))
+__all__ += ["SHARED_MAX_DIM", "SHARED_MAX_KEYS", "ENSEMBLE_QUERIES", "ENSEMBLE_PAIRS", "shared_draw",
+            "query_ensemble", "EnsembleParts", "ensemble_parts", "ensemble_scores", "pair_scores",
+            "weight_measures", "Expectation", "expectation"]
 
 
 def _check_setup(d_k, n_keys, seed, magnitude):
@@ -554,14 +551,27 @@ def _check_setup(d_k, n_keys, seed, magnitude):
     return d_k, n_keys, v.positive_int(seed, "seed", minimum=0), v.positive_real(magnitude, "magnitude")
 
 
+def _blocks(d_k: int, n_keys: int, n_queries: int, seed: int) -> np.ndarray:
+    """Blocks ``(n_queries, 1 + n_keys, d_k)``: row 0 of block i its query, rows 1.. its keys.
+
+    Component c of row r of block i is value ``(i (1 + SHARED_MAX_KEYS) + r) SHARED_MAX_DIM + c``
+    of the stream ``(seed, DRAW_STREAM)``: any prefix in d_k, keys or queries is the same draw."""
+    from .portable_random import normals_at
+
+    i = np.arange(n_queries)[:, None, None]
+    r = np.arange(1 + n_keys)[None, :, None]
+    c = np.arange(d_k)[None, None, :]
+    return normals_at(seed, DRAW_STREAM, ((i * (1 + SHARED_MAX_KEYS) + r) * SHARED_MAX_DIM + c))
+
+
 def shared_draw(d_k, n_keys: int = 16, seed: int = 0, magnitude: float = 1.0):
     r"""The one draw every explorer and chapter shows: a query and ``n_keys`` keys.
 
-    Components are :math:`\mathcal N(0, m^2)` with :math:`m` = ``magnitude``. The draw is the
-    first block of ``numpy.random.default_rng(seed)`` (see :func:`query_ensemble`), cut to the
-    first ``d_k`` components and the first ``n_keys`` keys, so the same ``(d_k, n_keys,
-    seed, magnitude)`` gives the same vectors on every page, and a larger ``d_k`` extends the
-    same vectors.
+    Components are :math:`\mathcal N(0, m^2)` with :math:`m` = ``magnitude``: block 0 of
+    :func:`query_ensemble`, normals of :mod:`~attention_scaling.portable_random` that the page
+    draws identically from the seed. Cut to the first ``d_k`` components and the first
+    ``n_keys`` keys, so the same ``(d_k, n_keys, seed, magnitude)`` gives the same vectors on
+    every page, and a larger ``d_k`` extends the same vectors.
 
     Returns
     -------
@@ -569,16 +579,15 @@ def shared_draw(d_k, n_keys: int = 16, seed: int = 0, magnitude: float = 1.0):
     K : ndarray, shape ``(n_keys, d_k)``
     """
     d_k, n_keys, seed, m = _check_setup(d_k, n_keys, seed, magnitude)
-    block = next(_shared_blocks(seed, 1))[0]
-    return m * block[0, :d_k], m * block[1:1 + n_keys, :d_k]
+    block = _blocks(d_k, n_keys, 1, seed)[0]
+    return m * block[0], m * block[1:]
 
 
 def query_ensemble(d_k, n_keys: int = 16, n_queries: int = ENSEMBLE_QUERIES, seed: int = 0, magnitude: float = 1.0):
     r"""``n_queries`` independent draws like :func:`shared_draw`; query 0 *is* the shared draw.
 
-    Query ``i`` (with its own keys) is block ``i`` of ``default_rng(seed)``, cut like
-    :func:`shared_draw`. Averages over these queries are the "mean over many draws" the
-    explorers show beside their one draw.
+    Whole vectors, for what needs them (LayerNorm of a real query, a chapter's check). The
+    explorers' means come from :func:`ensemble_parts`, the same law in a few numbers a row.
 
     Returns
     -------
@@ -587,28 +596,97 @@ def query_ensemble(d_k, n_keys: int = 16, n_queries: int = ENSEMBLE_QUERIES, see
     """
     d_k, n_keys, seed, m = _check_setup(d_k, n_keys, seed, magnitude)
     n_queries = v.positive_int(n_queries, "n_queries")
-    qs, ks = [], []
-    for block in _shared_blocks(seed, n_queries):
-        qs.append(block[:, 0, :d_k])
-        ks.append(block[:, 1:1 + n_keys, :d_k])
-    return m * np.concatenate(qs), m * np.concatenate(ks)
+    blocks = _blocks(d_k, n_keys, n_queries, seed)
+    return m * blocks[:, 0], m * blocks[:, 1:]
 
 
-def ensemble_prefix_scores(d_values, n_queries: int = ENSEMBLE_QUERIES, seed: int = 0) -> np.ndarray:
-    r"""Unit-magnitude scores :math:`q_i\cdot k_{ij}` of :func:`query_ensemble` at several ``d_k``.
+@dataclass(frozen=True)
+class EnsembleParts:
+    r"""Many queries with their keys at one ``d_k``, as the few numbers their scores depend on.
 
-    Returns an array of shape ``(len(d_values), n_queries, SHARED_MAX_KEYS)``: row ``[a, i, :n]``
-    equals ``Q[i] @ K[i].T`` of ``query_ensemble(d_values[a], n, n_queries, seed)``. Scores at
-    magnitude :math:`m` are :math:`m^2` times these, so a slider can reuse them.
+    Split each vector :math:`x \in \mathbb R^{d}` into its component :math:`x_1` along
+    :math:`\mathbf 1/\sqrt d` and the rest :math:`x_\perp`. For :math:`q, k \sim \mathcal N(0, I_d)`:
+    :math:`q_1, k_1 \sim \mathcal N(0, 1)`, :math:`|q_\perp|^2 \sim \chi^2_{d-1}`, the component
+    :math:`w` of :math:`k_\perp` along :math:`q_\perp` is :math:`\mathcal N(0, 1)` and the rest of
+    :math:`|k_\perp|^2` is :math:`\chi^2_{d-2}`, all independent. Then exactly
+
+    * :math:`q\cdot k = q_1k_1 + |q_\perp|\,w`, :math:`|q|^2 = q_1^2 + |q_\perp|^2`,
+      :math:`|k|^2 = k_1^2 + w^2 + \chi^2_{d-2}` (QK-norm's cosine), and
+    * :math:`q_\perp\cdot k_\perp = |q_\perp|\,w`, :math:`|k_\perp|^2 = w^2 + \chi^2_{d-2}` (LayerNorm,
+      which removes the mean, the component along :math:`\mathbf 1`).
+
+    The χ² values are quantiles of fixed uniforms (common random numbers), so every mean moves
+    smoothly with ``d_k``; a row costs five numbers instead of :math:`(1 + n)\,d`, which is what
+    lets the page compute the means at any ``d_k`` (``web/attention.js``). Shapes: ``(Q,)`` for the
+    queries' parts, ``(Q, n)`` for the keys'.
     """
-    d_list = v.increasing_ints(d_values, "d_values")
-    if d_list[-1] > SHARED_MAX_DIM:
-        raise ValueError(f"d_values must be <= {SHARED_MAX_DIM}, got {d_list[-1]}")
+
+    d_k: int
+    q_mean: np.ndarray
+    q_rest: np.ndarray  # |q_perp|^2
+    k_mean: np.ndarray
+    k_along: np.ndarray
+    k_rest: np.ndarray  # |k_perp|^2 - k_along^2
+
+    @property
+    def n_queries(self) -> int:
+        return len(self.q_mean)
+
+    def scores(self) -> np.ndarray:
+        """Unit-magnitude scores q·k, shape ``(Q, n)``."""
+        return self.q_mean[:, None] * self.k_mean + np.sqrt(self.q_rest)[:, None] * self.k_along
+
+    def cosines(self) -> np.ndarray:
+        """The cosines q·k / (|q| |k|) that QK-norm scales by its gain, shape ``(Q, n)``."""
+        q_norm = np.sqrt(self.q_mean * self.q_mean + self.q_rest)[:, None]
+        return self.scores() / (q_norm * np.sqrt(self.k_mean * self.k_mean + self.k_along * self.k_along + self.k_rest))
+
+
+def _chi2(d: int, u: np.ndarray) -> np.ndarray:
+    from .portable_random import chi2_quantile
+
+    return chi2_quantile(d, u) if d > 0 else np.zeros_like(u)  # chi-square with 0 degrees: 0
+
+
+def ensemble_parts(d_k, n_keys: int = 16, n_queries: int = ENSEMBLE_QUERIES, seed: int = 0,
+                   stream: int = ENSEMBLE_STREAM, key_stride: int = SHARED_MAX_KEYS) -> EnsembleParts:
+    """The :class:`EnsembleParts` of ``n_queries`` queries with ``n_keys`` keys each at ``d_k``.
+
+    Streams ``(seed, stream + 0..4)``: q₁, the uniform of |q⊥|² (value i for query i), k₁, w and
+    the uniform of the keys' rest (value ``i key_stride + j`` for key j of query i), so that
+    fewer keys or queries are a prefix of the same draw.
+    """
+    from .portable_random import normals, normals_at, uniforms, uniforms_at
+
+    d_k, n_keys, seed, _ = _check_setup(d_k, n_keys, seed, 1.0)
     n_queries = v.positive_int(n_queries, "n_queries")
-    seed = v.positive_int(seed, "seed", minimum=0)
-    cols = np.array(d_list) - 1
-    parts = [np.cumsum(b[:, 1:, :] * b[:, :1, :], axis=-1)[..., cols] for b in _shared_blocks(seed, n_queries)]
-    return np.moveaxis(np.concatenate(parts), -1, 0)
+    key_stride = v.positive_int(key_stride, "key_stride", minimum=n_keys)
+    keys = np.arange(n_queries)[:, None] * key_stride + np.arange(n_keys)
+    return EnsembleParts(
+        d_k=d_k,
+        q_mean=normals(seed, stream, n_queries),
+        q_rest=_chi2(d_k - 1, uniforms(seed, stream + 1, n_queries)),
+        k_mean=normals_at(seed, stream + 2, keys),
+        k_along=normals_at(seed, stream + 3, keys) if d_k > 1 else np.zeros(keys.shape),
+        k_rest=_chi2(d_k - 2, uniforms_at(seed, stream + 4, keys).ravel()).reshape(keys.shape),
+    )
+
+
+def ensemble_scores(d_k, n_keys: int = 16, n_queries: int = ENSEMBLE_QUERIES, seed: int = 0) -> np.ndarray:
+    r"""Unit-magnitude scores :math:`q\cdot k` of the explorers' many queries, shape ``(n_queries, n_keys)``.
+
+    Row i is query i's scores over its own keys: the law of :func:`query_ensemble`'s rows (see
+    :class:`EnsembleParts`), drawn so that the page can draw it at any ``d_k``. Scores at
+    magnitude :math:`m` are :math:`m^2` times these.
+    """
+    return ensemble_parts(d_k, n_keys, n_queries, seed).scores()
+
+
+def pair_scores(d_k, n_pairs: int = ENSEMBLE_PAIRS, seed: int = 0) -> np.ndarray:
+    r"""Unit-magnitude :math:`q\cdot k` of ``n_pairs`` independent pairs at ``d_k``: the sample
+    behind the attention explorer's histogram (streams from :data:`PAIRS_STREAM`)."""
+    n_pairs = v.positive_int(n_pairs, "n_pairs")
+    return ensemble_parts(d_k, 1, n_pairs, seed, stream=PAIRS_STREAM, key_stride=1).scores()[:, 0]
 
 
 def weight_measures(p, axis: int = -1) -> dict:
@@ -628,13 +706,18 @@ def weight_measures(p, axis: int = -1) -> dict:
 
 @dataclass(frozen=True)
 class Expectation:
-    """Mean of a measure over ``n`` draws, its standard error, and the 10 % and 90 % quantiles."""
+    """Mean of a measure over ``n`` draws, its standard error, and the 10 % and 90 % quantiles.
+
+    ``complement`` is the mean's distance from 1 when it was summed from the draws' own distances
+    (a weight's 1 − P from the other weights, :func:`expectation` with ``complement``): near
+    saturation ``1 - mean`` is rounding, that sum keeps its digits."""
 
     mean: float
     se: float
     low: float
     high: float
     n: int
+    complement: float | None = None
 
     def show(self, digits: int = 3) -> str:
         """'0.240 ± 0.007': mean and error to ``digits`` decimals, or to more decimals when the error
@@ -650,10 +733,22 @@ class Expectation:
         return f"{self.mean:.{places}f} ± {self.se:.{places}f}"
 
 
-def expectation(values) -> Expectation:
-    """Summarise a sample of a measure (one value per draw) as an :class:`Expectation`."""
+def expectation(values, complement=None) -> Expectation:
+    """Summarise a sample of a measure (one value per draw) as an :class:`Expectation`.
+
+    ``complement`` (same shape): each value's distance from 1, computed without cancellation.
+    Where the values average above ½, the summary is then made from these distances (mean
+    1 − their mean, the same standard error, the quantiles mirrored), so that a mean of weights
+    near 1 keeps the digits of its distance from 1 (``Expectation.complement``)."""
     x = v.real_array(values, "values", dtype=np.float64).ravel()
     if x.size < 2:
         raise ValueError(f"values must hold at least 2 draws, got {x.size}")
+    if complement is not None:
+        c = v.real_array(complement, "complement", dtype=np.float64).ravel()
+        if c.shape != x.shape:
+            raise ValueError(f"complement must have the shape of values {x.shape}, got {c.shape}")
+        if x.mean() > 0.5:
+            d = expectation(c)
+            return Expectation(1.0 - d.mean, d.se, 1.0 - d.high, 1.0 - d.low, d.n, complement=d.mean)
     low, high = np.quantile(x, [0.1, 0.9])
     return Expectation(float(x.mean()), float(x.std(ddof=1) / np.sqrt(x.size)), float(low), float(high), int(x.size))

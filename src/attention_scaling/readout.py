@@ -71,7 +71,8 @@ def readout_mean(e, digits: int = 3, near_one: bool = False) -> str:
     when the error is smaller, so that it keeps one significant digit (``0.009 ± 0.003``);
     but the mean keeps at most three significant figures: a smaller error is then written
     to one significant figure of its own (``0.134 ± 0.0002``, ``2.08 ± 4e-05``). The mean is
-    shown by :func:`readout_number`, never a misleading 0 or 1 (``1 − 9.3e-05 ± 9e-05``).
+    shown by :func:`readout_number`, never a misleading 0 or 1 (``1 − 9.3e-05 ± 9e-05``), its
+    distance from 1 the draws' own (``Expectation.complement``) where it was summed from them.
     """
     digits = v.positive_int(digits, "digits")
     places = digits
@@ -83,7 +84,7 @@ def readout_mean(e, digits: int = 3, near_one: bool = False) -> str:
     if at > 4:  # a tiny mean (a saturated row's entropy): both in exponent form
         return f"{e.mean:.2g} ± {e.se:.1g}"
     se = f"{e.se:.{at}f}" if at >= places else f"{e.se:.1g}"
-    return f"{readout_number(e.mean, at, near_one, small=False)} ± {se}"
+    return f"{readout_number(e.mean, at, near_one, e.complement, small=False)} ± {se}"
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,12 @@ def measures_of(p) -> Measures[float]:
 def means_of(p, axis: int = -1) -> Measures[Expectation]:
     """Mean, standard error and 10-90 % band of each measure over the weight vectors in ``p``."""
     m = weight_measures(p, axis=axis)
-    return Measures(**{name: expectation(m[key]) for name, key in MEASURE_KEYS.items()})
+    top, gradient = m["max weight"], m["largest P(1-P)"]
+    # above 1/2 the largest weight's P(1 - P) is the largest one: over P it is 1 - P with every digit
+    with np.errstate(divide="ignore", invalid="ignore"):
+        complement = np.where(top > 0.5, gradient / top, 1.0 - top)
+    return Measures(**{name: expectation(m[key], complement=complement if name == "max_weight" else None)
+                       for name, key in MEASURE_KEYS.items()})
 
 
 @dataclass(frozen=True)
@@ -86,7 +91,7 @@ class AttentionState:
     ``scores`` and ``weights`` are the one draw's (length ``n_keys``); ``histogram`` and
     ``predicted`` the fraction of random pairs per bin of ``|score|`` and its normal prediction
     (bins :data:`~attention_scaling.figures.SCORE_EDGES`); ``mean`` is over ``n_queries``
-    queries of :func:`~attention_scaling.numerics.ensemble_prefix_scores`.
+    queries of :func:`~attention_scaling.numerics.ensemble_scores`.
     """
 
     d_k: int

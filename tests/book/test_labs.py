@@ -42,7 +42,7 @@ RIGHT = {
     "lab-break-the-softmax": {1: '"nan"', 2: "(709.8, 88.7, 11.1)", 3: "0.3", 4: "4e-9", 5: '"nan"'},
     "lab-derive-it-with-sympy": {1: "P1 * (1 - P1)", 2: '"refused"'},
     "lab-find-the-needle": {1: "8", 2: '("stays", "falls")', 3: '("less", "same")', 4: "(0.3, 1)"},
-    "lab-predict-then-move-the-slider": {1: "8", 2: "256", 3: '"the average"', 4: "4"},
+    "lab-predict-then-move-the-slider": {1: "8", 2: '"lower"', 3: '"the average"', 4: "4"},
     "lab-turn-on-qk-norm": {1: '("rises", "stays")', 2: '"rises"', 3: '("explodes", "bounded")'},
 }
 

@@ -310,7 +310,7 @@ READOUT_JS = """(p) => {
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-@pytest.mark.parametrize("page_name", ["book/scale-the-scores.html"])
+@pytest.mark.parametrize("page_name", ["book/normalize-beyond-sqrt-dk.html"])
 def test_player_readout_table_follows_the_slider(browser, site, page_name, width):
     """The readout is a table that fits the column (a phone's too); moving a slider writes the
     new frame's numbers into its cells, into the spoken (aria-live) sentence and the alt text."""
@@ -318,7 +318,7 @@ def test_player_readout_table_follows_the_slider(browser, site, page_name, width
     page = context.new_page()
     page.goto((site / page_name).as_uri())
     player = page.locator(".asb-player").first
-    slider = player.locator("input[type=range]").last
+    slider = player.locator("input[type=range]").first  # the magnitude (the gain moves a curve only)
     slider.scroll_into_view_if_needed()
     before = player.evaluate(READOUT_JS)
     assert before["overflow"] <= 0.5 and before["clipped"] == 0, before
@@ -549,13 +549,14 @@ def key_panel_in_view(m) -> bool:
 
 
 def test_a_phone_player_opens_on_its_key_panel(browser, site):
-    """At 390 px chapter 3's 640-px player scrolls sideways; it opens on its |q·k| panel (the
-    one that carries the √d_k story), whose left edge is then in view; at 1280 it does not
+    """At 390 px the normalisation chapter's 640-px player (a frame player) scrolls sideways; it
+    opens on its curves against m (the panel that carries the story), whose left edge is then in
+    view; at 1280 it does not
     scroll. Turned from wide to narrow it moves there once; scrolled back by the reader, a
     further resize leaves it where the reader put it."""
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
-    page.goto((site / "book" / "scale-the-scores.html").as_uri())
+    page.goto((site / "book" / "normalize-beyond-sqrt-dk.html").as_uri())
     m = page.evaluate(KEY_PANEL_JS)
     assert 0.5 < m["from"] < 0.8 and m["room"] > 100, m
     assert m["left"] > 0 and key_panel_in_view(m), m
@@ -566,7 +567,7 @@ def test_a_phone_player_opens_on_its_key_panel(browser, site):
     context.close()
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.goto((site / "book" / "scale-the-scores.html").as_uri())
+    page.goto((site / "book" / "normalize-beyond-sqrt-dk.html").as_uri())
     m = page.evaluate(KEY_PANEL_JS)
     assert m["room"] <= 0 and m["left"] == 0, m
     page.set_viewport_size({"width": 390, "height": 844})

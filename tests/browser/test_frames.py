@@ -393,7 +393,7 @@ def test_no_frame_is_fetched_before_the_reader_moves_a_slider(browser, site, ser
 
 
 def first_player_page():
-    return next(p for p in PLAYER_PAGES if "scale-the-scores" in p)
+    return next(p for p in PLAYER_PAGES if "normalize-beyond-sqrt-dk" in p)
 
 
 @pytest.mark.browser

@@ -171,9 +171,9 @@ def assert_fills_screen(s, large_text):
     assert s["role"] == "dialog" and s["modal"] == "true" and s["label"] and s["live"] == "polite"
 
 
-# (The scale and context explorers compute in the page: tests/browser/test_explorer_in_the_page.py
-# and test_context_in_the_page.py present them.)
-CASES = [("attention", (1280, 720)), ("normalization", (1280, 720)), ("attention", (390, 844))]
+# (The scale, context and attention explorers compute in the page: test_explorer_in_the_page.py,
+# test_context_in_the_page.py and test_attention_in_the_page.py present them.)
+CASES = [("normalization", (1280, 720)), ("normalization", (390, 844))]
 
 
 @pytest.mark.parametrize("name, viewport", CASES, ids=[f"{n}-{w}" for n, (w, _) in CASES])
@@ -239,22 +239,18 @@ PANEL_IN_VIEW = """(from) => {
 }"""
 
 
-@pytest.mark.parametrize("name", ["attention", "normalization"])
-def test_on_a_phone_each_stop_shows_the_panel_it_talks_about(browser, server, name):
+def test_on_a_phone_each_stop_shows_the_panel_it_talks_about(browser, server):
     """At 390 px the presented figure is wider than the screen and scrolls sideways; each stop
-    (lesson.Stop.panel) brings its panel's left edge into view: chapter 3's first stop asks
-    about the weights, the leftmost panel; its third about the |q·k| hump, the rightmost."""
+    (lesson.Stop.panel) brings its panel's left edge into view."""
+    name = "normalization"
     context, page, errors = open_page(browser, f"{server}/{PAGES[name]}?present=1", (390, 844))
     stops = lesson.stops(name)
-    assert {stop.panel for stop in stops} != {0} or name == "normalization"
     for k, stop in enumerate(stops):
         if k:
             page.keyboard.press("ArrowRight")
         s = wait_for_stop(page, k)
         shipped = s["stops"][k]["panelFrom"]
         m = page.evaluate(PANEL_IN_VIEW, shipped)
-        if name == "attention":
-            assert m["room"] > 50, (k, m)  # chapter 3's figure does scroll here
         if m["room"] <= 0:  # the room left made the figure narrow enough to fit: all in sight
             continue
         at_edge = -1 <= m["panelLeft"] <= 8 or m["left"] >= m["room"] - 1
@@ -270,7 +266,7 @@ def test_back_and_next_buttons_step_on_a_touch_screen(browser, server, viewport)
     """A tablet or phone sends no keys: the bar's Next and Back buttons step through the stops
     (Back is disabled at the first stop, Next at the last), their labels name the keys, the
     readout's tables do not overlap, and Close gives the reader's own settings back."""
-    name = "attention"
+    name = "normalization"
     phone = viewport[0] < 700
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, has_touch=True,
                                   is_mobile=phone)
@@ -315,8 +311,8 @@ def test_back_and_next_buttons_step_on_a_touch_screen(browser, server, viewport)
 
 
 def test_present_in_the_address_opens_it_from_disk_and_close_button_leaves(browser, site):
-    name = "attention"
-    context, page, errors = open_page(browser, (site / PAGES["attention"]).as_uri() + "?present", (1280, 720))
+    name = "normalization"
+    context, page, errors = open_page(browser, (site / PAGES[name]).as_uri() + "?present", (1280, 720))
     s = wait_for_stop(page, 0)
     assert_fills_screen(s, large_text=True)
     assert_at_stop(s, 0, name)
@@ -362,8 +358,8 @@ def test_without_stops_the_first_controls_values_are_the_stops(browser, server):
         body = re.sub(r'"stops":\[.*?\]\}</script>', '"stops":[]}</script>', body, flags=re.S)
         route.fulfill(body=body, headers={"content-type": "text/html"})
 
-    context, page, errors = open_page(browser, f"{server}/{PAGES['attention']}?present", (1280, 720),
-                                      route=("**/scale-the-scores.html*", strip))
+    context, page, errors = open_page(browser, f"{server}/{PAGES['normalization']}?present", (1280, 720),
+                                      route=("**/normalize-beyond-sqrt-dk.html*", strip))
     data = json.loads(page.locator("script.asb-data").first.text_content())
     assert data["stops"] == []
     s = state(page)

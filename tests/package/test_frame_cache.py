@@ -10,13 +10,13 @@ import re
 import numpy as np
 import pytest
 
-from attention_scaling.explorables import attention_explorer, normalization_explorer
+from attention_scaling.explorables import normalization_explorer
 from checks import frame_cache_of, png_pixels, shown_view
 
 
 # The frame players' fast sliders (the scale and context explorers compute in the page:
 # test_module_widget.py).
-FAST = {attention_explorer: "magnitude", normalization_explorer: "magnitude"}
+FAST = {normalization_explorer: "magnitude"}
 
 
 @pytest.mark.parametrize("make", list(FAST))

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from attention_scaling import web
-from attention_scaling.explorables import SCALES, STATIC_ENV, attention_explorer, scale_explorer
+from attention_scaling.explorables import ATTENTION_MAGNITUDES, SCALES, STATIC_ENV, attention_explorer, scale_explorer
 from attention_scaling.figures import ScaleFigure
 
 
@@ -71,10 +71,43 @@ def test_it_displays_as_its_box(live):
 
 
 def test_only_an_explorer_with_a_module_has_a_view():
+    from attention_scaling.explorables import normalization_explorer
     from attention_scaling.explorables.widget import module_view
 
     with pytest.raises(ValueError, match="no module to show in Jupyter"):
-        module_view(attention_explorer(n_pairs=100))
+        module_view(normalization_explorer())
+
+
+def test_the_attention_explorer_has_its_two_sliders_and_the_number_of_keys_linked(live):
+    """d_k an IntSlider from 1 to 1024 (an arrow key steps by one), the magnitude a FloatLogSlider in
+    steps of 10^0.02, and the number of keys (a live-only control) an IntSlider: each linked both
+    ways to the view in the page, which redraws on all three."""
+    import ipywidgets as w
+
+    box = attention_explorer().widget()
+    title, d_k, magnitude, n_keys, view = box.children
+    assert isinstance(d_k, w.IntSlider) and (d_k.min, d_k.max, d_k.value, d_k.step) == (1, 1024, 64, 1)
+    assert isinstance(magnitude, w.FloatLogSlider) and magnitude.value == 1.0
+    assert isinstance(n_keys, w.IntSlider) and (n_keys.min, n_keys.max, n_keys.value) == (2, 64, 16)
+    assert [link.source for link in box.links] == [(d_k, "value"), (magnitude, "value"), (n_keys, "value")]
+    assert [link.target for link in box.links] == [(view, "d_k"), (view, "magnitude"), (view, "n_keys")]
+    assert view.mount == "mountAttention" and view.controls == ["d_k", "magnitude", "n_keys"]
+    assert view.payload == web.attention_payload(0, nice=ATTENTION_MAGNITUDES)
+
+
+@pytest.mark.parametrize("d_k, magnitude, n_keys", [(47.6, 1.0, 16), (1024.0000001, 10.0, 64), (1.0, 0.1, 2)])
+def test_the_kernel_knows_the_attention_state_the_view_shows(live, d_k, magnitude, n_keys):
+    from attention_scaling.figures import AttentionFigure
+
+    view = attention_explorer().widget().view
+    view.d_k, view.magnitude, view.n_keys = d_k, magnitude, n_keys
+    state = view.state
+    want = min(1024, round(d_k))  # rounded and held to the range, as the page holds it
+    fig = AttentionFigure()
+    fig.update(d_k=want, magnitude=magnitude, n_keys=n_keys)
+    assert (state.d_k, state.n_keys) == (want, n_keys)
+    assert np.array_equal(state.weights.scaled, fig.state.weights.scaled)
+    assert state.draw == fig.state.draw and state.mean == fig.state.mean
 
 
 def test_the_context_explorer_is_a_choice_and_two_sliders_linked_to_its_module(live):

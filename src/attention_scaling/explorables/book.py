@@ -54,7 +54,8 @@ def _means_note(n: int, max_entropy: float, what: str = "queries") -> str:
 def _describe_attention(state: AttentionState) -> Readout:
     r, e = state.draw, state.mean
     return Readout(
-        lead=f"One draw (seed {state.seed}) at dₖ = {state.d_k}, m = {state.magnitude:.2f}, {state.n_keys} keys.",
+        # m to four figures: the slider's positions near a round value (1.995) do not read as it (2)
+        lead=f"One draw (seed {state.seed}) at dₖ = {state.d_k}, m = {state.magnitude:.4g}, {state.n_keys} keys.",
         groups=(Group("Unscaled", _weight_rows(r.unscaled, e.unscaled)),
                 Group("Scaled by 1/√dₖ", _weight_rows(r.scaled, e.scaled))),
         note=_means_note(state.n_queries, state.max_entropy),
@@ -64,27 +65,28 @@ def _describe_attention(state: AttentionState) -> Readout:
 
 
 def attention_explorer(n_pairs: int = 2000) -> Explorable:
-    """The main explorable: sliders for d_k, vector magnitude, number of keys and seed.
+    """The main explorable: sliders for d_k, vector magnitude and (in Jupyter) the number of keys.
 
-    On the static page d_k and magnitude vary over a grid; 16 keys and seed 0 are fixed.
+    It computes in the page (``web/attention_view.js``): any whole d_k from 1 to 1024 and any
+    magnitude from 0.1 to 10; seed 0, and on the static page 16 keys.
     """
     n_pairs = v.positive_int(n_pairs, "n_pairs")
     return Explorable(
         name="attention",
         title=(r"Attention weights, their gradients and the spread of $q\cdot k$, unscaled vs scaled by "
-               rf"$1/\sqrt{{d_k}}$ (each frame: one draw, beside the mean of {ENSEMBLE_QUERIES} queries)"),
+               rf"$1/\sqrt{{d_k}}$ (one draw, beside the mean of {ENSEMBLE_QUERIES} queries)"),
         make_figure=lambda: AttentionFigure(n_pairs=n_pairs),
         controls=[
-            Control("d_k", "key dimension $d_k$", "dimensions", D_VALUES, 64, ("select", D_VALUES)),
+            # any whole d_k: an IntSlider in Jupyter, whose arrow keys step by one (a log slider's
+            # steps would round to the same whole number near 64); the page's has 427 log positions
+            Control("d_k", "key dimension $d_k$", "dimensions", D_VALUES, 64, ("int", 1, D_VALUES[-1])),
             _magnitude_control(),
         ],
-        live_only=[
-            Control("n_keys", "number of keys $n$", "keys", (16,), 16, ("int", 2, MAX_KEYS)),
-            Control("seed", "seed of the draw", "", (0,), 0, ("int", 0, 99)),
-        ],
+        live_only=[Control("n_keys", "number of keys $n$", "keys", (16,), 16, ("int", 2, MAX_KEYS))],
         describe=_describe_attention,
         stops=lesson.stops("attention"),
-        fast="magnitude",
+        web="mountAttention",
+        payload=lambda: web.attention_payload(0, nice=ATTENTION_MAGNITUDES),
     )
 
 
@@ -159,7 +161,7 @@ def magnitude_to_saturate(threshold: float = 0.9, d_k: int = 64, n_keys: int = 1
     The question of Exercises 3.3 and 6.1, answered once for both: for the one draw the
     explorers show (:func:`~attention_scaling.numerics.shared_draw`) and for the mean over
     the :data:`~attention_scaling.numerics.ENSEMBLE_QUERIES` queries of
-    :func:`~attention_scaling.numerics.query_ensemble`, both with scores
+    :func:`~attention_scaling.numerics.ensemble_scores`, both with scores
     :math:`q\cdot k/\sqrt{d_k}`.
 
     Returns
@@ -170,14 +172,13 @@ def magnitude_to_saturate(threshold: float = 0.9, d_k: int = 64, n_keys: int = 1
         ``"first_draw"``, ``"first_mean"``: the first grid magnitude above ``threshold``, or
         None if none is.
     """
-    from ..numerics import expectation, query_ensemble, shared_draw, softmax
+    from ..numerics import ensemble_scores, expectation, shared_draw, softmax
 
     threshold = v.positive_real(threshold, "threshold")
     if threshold >= 1:
         raise ValueError(f"threshold must be below 1, got {threshold}")
     q, k = shared_draw(d_k, n_keys, seed)
-    Q, K = query_ensemble(d_k, n_keys, seed=seed)
-    unit, unit_many = k @ q, np.einsum("id,ijd->ij", Q, K)
+    unit, unit_many = k @ q, ensemble_scores(d_k, n_keys, seed=seed)
     root = np.sqrt(d_k)
     draw = [float(softmax(m * m * unit / root).max()) for m in ATTENTION_MAGNITUDES]
     mean = [expectation(softmax(m * m * unit_many / root).max(axis=-1)) for m in ATTENTION_MAGNITUDES]

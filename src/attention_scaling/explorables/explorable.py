@@ -146,9 +146,10 @@ class Explorable:
         from .widget import module_view
 
         view = module_view(self)
-        controls = [self._live_control(c, cached=False) for c in self.controls]
+        every = self.controls + self.live_only  # a live-only control (the number of keys) too
+        controls = [self._live_control(c, cached=False) for c in every]
         links = []
-        for c, control in zip(self.controls, controls):
+        for c, control in zip(every, controls):
             control._value_metadata = control._index_metadata = {"echo_update": False}
             # a choice's front end holds its index (the view's value is that index)
             links.append(w.jslink((control, "index" if c.is_choice else "value"), (view, c.name)))

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 #: once a page however many explorers share it.
 SCRIPT_ID = "asb-web-{mount}"
 #: Each view's module, by its mount function.
-VIEWS = {"mountScale": "scale_view.js", "mountContext": "context_view.js"}
+VIEWS = {"mountScale": "scale_view.js", "mountContext": "context_view.js", "mountAttention": "attention_view.js"}
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,10 @@ def _sliders(mount: str) -> dict[str, Slider]:
         ns = web.context_n_positions()
         return {"n": Slider(len(ns) - 1, lambda n: web.context_n_position(n, ns), lambda shown: f"n = {shown} keys"),
                 "gap": Slider(web.GAP_STEPS, web.gap_position, lambda shown: f"Δ = {shown}")}
+    if mount == "mountAttention":
+        ds = web.d_positions()
+        return {"d_k": Slider(len(ds) - 1, lambda d: web.d_position(d, ds), lambda shown: f"dₖ = {shown}"),
+                "magnitude": Slider(web.MAGNITUDE_STEPS, web.magnitude_position, lambda shown: f"m = {shown}")}
     raise ValueError(f"no module mounts as {mount!r}")
 
 
@@ -62,6 +66,8 @@ NOTES = {
     "mountContext": ("Computed in the page: n takes 729 values from 2 to 65 536 (every whole number up to 108, "
                      "then about 1 % apart, every power of two among them), Δ any value from 0 to 20 in steps of "
                      "0.05. Arrow keys step, Home and End jump; arrow keys also move between the methods."),
+    "mountAttention": ("Computed in the page: dₖ takes 427 values from 1 to 1024 (every whole number up to 156), "
+                       "m any value from 0.1 to 10. Arrow keys step, Home and End jump."),
 }
 
 

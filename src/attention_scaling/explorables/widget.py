@@ -51,7 +51,7 @@ def _state(view) -> Any:
     its end by a rounding)."""
     explorer = view._explorer
     values: dict[str, Any] = {}
-    for c in explorer.controls:
+    for c in explorer.controls + explorer.live_only:
         value = getattr(view, c.name)
         if c.is_choice:
             values[c.name] = c.values[value]
@@ -67,9 +67,10 @@ def module_view(explorer: "Explorable"):
     """The anywidget for ``explorer`` (whose ``web`` names its mount function), at its defaults."""
     if explorer.web is None or explorer.payload is None:
         raise ValueError(f"explorer {explorer.name} has no module to show in Jupyter")
-    names = tuple(c.name for c in explorer.controls)
-    choices = tuple(c.name for c in explorer.controls if c.is_choice)
-    values = {c.name: c.values.index(c.default) if c.is_choice else float(c.default) for c in explorer.controls}
+    every = explorer.controls + explorer.live_only
+    names = tuple(c.name for c in every)
+    choices = tuple(c.name for c in every if c.is_choice)
+    values = {c.name: c.values.index(c.default) if c.is_choice else float(c.default) for c in every}
     view = _view_class(names, choices)(mount=explorer.web, payload=explorer.payload(), controls=list(names), **values)
     view._explorer = explorer
     for name in names:  # ipywidgets 8 echoes a value back to the page that sent it: not needed here

@@ -34,21 +34,19 @@ class AttentionFigure(BlitFigure[AttentionState]):
        the prediction from :math:`q\cdot k \sim \mathcal N(0, m^4 d_k)` (unscaled) and
        :math:`\mathcal N(0, m^4)` (scaled). A log axis keeps every setting in view.
 
-    Vectors are drawn once per seed at the largest :data:`D_VALUES`; see
-    :func:`~attention_scaling.numerics.score_sample`. The query and keys shown are
-    :func:`~attention_scaling.numerics.shared_draw` (the same on every page); the lines in
-    panels 1 and 2 are the mean, and the bands in panel 1 the middle 80 %, over the
-    :data:`~attention_scaling.numerics.ENSEMBLE_QUERIES` queries of
-    :func:`~attention_scaling.numerics.query_ensemble` for the same seed.
+    The query and keys shown are :func:`~attention_scaling.numerics.shared_draw` (the same on
+    every page); the lines in panels 1 and 2 are the mean, and the bands in panel 1 the middle
+    80 %, over the :data:`~attention_scaling.numerics.ENSEMBLE_QUERIES` queries of
+    :func:`~attention_scaling.numerics.ensemble_scores`; panel 3 counts the ``n_pairs`` pairs of
+    :func:`~attention_scaling.numerics.pair_scores`. All of them the page draws from the seed.
     """
 
     def __init__(self, n_pairs: int = 2000, width: float = 9.6, height: float = 3.95, dpi: int = 100):
-        from ..numerics import ENSEMBLE_QUERIES, score_sample
+        from ..numerics import ENSEMBLE_QUERIES
 
-        self._score_sample = score_sample
         self.n_pairs = v.positive_int(n_pairs, "n_pairs")
-        self._samples: dict[int, object] = {}
-        self._ensembles: dict[int, np.ndarray] = {}
+        self._samples: dict[int, np.ndarray] = {}
+        self._ensembles: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
         fig = Figure(figsize=(v.positive_real(width, "width"), v.positive_real(height, "height")),
                      dpi=v.positive_int(dpi, "dpi"), layout="constrained")
         super().__init__(fig)
@@ -118,32 +116,43 @@ class AttentionFigure(BlitFigure[AttentionState]):
         ax_h.set_xlim(SCORE_EDGES[0], SCORE_EDGES[-1])
         ax_h.set_ylim(0, 0.3)
         ax_h.set_xlabel(r"$|$score$|$ (log scale)")
-        ax_h.set_ylabel("fraction of pairs per bin")
+        ax_h.set_ylabel("share of pairs per bin")
 
-    def sample(self, seed: int):
-        """The precomputed vectors for ``seed`` (cached; a few are kept)."""
+    def sample(self, seed: int) -> np.ndarray:
+        """The one draw's unit scores at every d_k, ``(MAX_KEYS, 1024)`` prefix sums (cached; a few kept).
+
+        Column d − 1 holds the keys' :math:`q\cdot k_j` over the first d components, summed in
+        order as the page sums them (``web/attention.js``)."""
+        from ..numerics import SHARED_MAX_DIM, shared_draw
+
         if seed not in self._samples:
             if len(self._samples) >= 4:
                 self._samples.pop(next(iter(self._samples)))
-            self._samples[seed] = self._score_sample(D_VALUES, MAX_KEYS, self.n_pairs, seed)
+            q, keys = shared_draw(SHARED_MAX_DIM, MAX_KEYS, seed)
+            self._samples[seed] = np.cumsum(keys * q, axis=1)
         return self._samples[seed]
 
-    def ensemble(self, seed: int) -> np.ndarray:
-        """Unit scores of the many-query ensemble for ``seed``, at every d_k (cached; a few are kept)."""
-        from ..numerics import ENSEMBLE_QUERIES, ensemble_prefix_scores
+    def ensemble(self, seed: int, d_k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Unit scores of the many queries ``(ENSEMBLE_QUERIES, MAX_KEYS)`` and of the random
+        pairs ``(n_pairs,)`` at ``d_k`` (cached; a few are kept)."""
+        from ..numerics import ENSEMBLE_QUERIES, ensemble_scores, pair_scores
 
-        if seed not in self._ensembles:
-            if len(self._ensembles) >= 4:
+        key = (seed, d_k)
+        if key not in self._ensembles:
+            if len(self._ensembles) >= 64:
                 self._ensembles.pop(next(iter(self._ensembles)))
-            self._ensembles[seed] = ensemble_prefix_scores(D_VALUES, ENSEMBLE_QUERIES, seed)
-        return self._ensembles[seed]
+            self._ensembles[key] = (ensemble_scores(d_k, MAX_KEYS, ENSEMBLE_QUERIES, seed),
+                                    pair_scores(d_k, self.n_pairs, seed))
+        return self._ensembles[key]
 
     def update(self, d_k: int = 64, magnitude: float = 1.0, n_keys: int = 16, seed: int = 0) -> None:
-        """Show the given setting. Only artist data changes; the axes stay fixed."""
-        from ..numerics import normal_cdf, softmax
+        """Show the given setting (any whole d_k from 1 to 1024). Only artist data changes."""
+        from ..numerics import softmax
+        from ..portable_random import half_normal_bins
 
-        if d_k not in D_VALUES:
-            raise ValueError(f"d_k must be one of {list(D_VALUES)}, got {d_k!r}")
+        d_k = v.positive_int(d_k, "d_k")
+        if d_k > D_VALUES[-1]:
+            raise ValueError(f"d_k must be <= {D_VALUES[-1]}, got {d_k}")
         m = v.positive_real(magnitude, "magnitude")
         if not MAGNITUDE_RANGE[0] <= m <= MAGNITUDE_RANGE[1]:
             raise ValueError(f"magnitude must lie in {list(MAGNITUDE_RANGE)}, got {m}")
@@ -151,11 +160,10 @@ class AttentionFigure(BlitFigure[AttentionState]):
         if n > MAX_KEYS:
             raise ValueError(f"n_keys must be <= {MAX_KEYS}, got {n}")
         seed = v.positive_int(seed, "seed", minimum=0)
-        sample = self.sample(seed)
-        row = sample.index(d_k)
         root = float(np.sqrt(d_k))
+        ensemble, pairs = self.ensemble(seed, d_k)
 
-        z_u = m * m * sample.scores[row, :n]
+        z_u = m * m * self.sample(seed)[:n, d_k - 1]
         z_s = z_u / root
         p_u, p_s = softmax(z_u), softmax(z_s)
         for bars, slot, p in ((self.bars_u, 0, p_u), (self.bars_s, 1, p_s)):
@@ -164,20 +172,19 @@ class AttentionFigure(BlitFigure[AttentionState]):
         self.marks_u.set_data(p_u, diagonal_gradient(p_u, axis=-1))  # 1 - P from the other weights
         self.marks_s.set_data(p_s, diagonal_gradient(p_s, axis=-1))
 
-        size_u = np.abs(m * m * sample.pair_dots[row])
+        size_u = np.abs(m * m * pairs)
         lo, hi = SCORE_EDGES[0], SCORE_EDGES[-1]  # values beyond the axis count in the end bins
         count_u = np.histogram(np.clip(size_u, lo, hi), SCORE_EDGES)[0] / size_u.size
         count_s = np.histogram(np.clip(size_u / root, lo, hi), SCORE_EDGES)[0] / size_u.size
         open_edges = SCORE_EDGES.copy()
         open_edges[0], open_edges[-1] = 0.0, np.inf
-        # |X| for X ~ N(0, sigma^2): P(a < |X| < b) = 2 (Phi(b / sigma) - Phi(a / sigma))
-        pred_u = 2 * np.diff(normal_cdf(open_edges, m * m * root))
-        pred_s = 2 * np.diff(normal_cdf(open_edges, m * m))
+        pred_u = half_normal_bins(open_edges, m * m * root)  # |X| for X ~ N(0, m^4 d_k) ...
+        pred_s = half_normal_bins(open_edges, m * m)  # ... and N(0, m^4)
         self.hist_u.set_data(count_u)
         self.hist_s.set_data(count_s)
         self.pred_u.set_data(pred_u)
         self.pred_s.set_data(pred_s)
-        ens_u = m * m * self.ensemble(seed)[row, :, :n]
+        ens_u = m * m * ensemble[:, :n]
         expect = Pair(means_of(softmax(ens_u)), means_of(softmax(ens_u / root)))
         for e, w_marks, g_marks in ((expect.unscaled, self.mean_w_u, self.mean_g_u),
                                     (expect.scaled, self.mean_w_s, self.mean_g_s)):
@@ -296,7 +303,7 @@ class NormalizationFigure(BlitFigure[NormalizationState]):
     the weights of the current mode for one draw, :func:`~attention_scaling.numerics.shared_draw`
     (the same query and keys as the attention explorer at this ``d_k``, keys and seed), with
     a line and band for the mean and middle 80 % of the largest weight over the queries of
-    :func:`~attention_scaling.numerics.query_ensemble`. Right: that mean (curves) and band
+    :func:`~attention_scaling.numerics.ensemble_parts` (the attention explorer's at this ``d_k``). Right: that mean (curves) and band
     against the magnitude for every mode, with the one draw at the current setting marked.
     The QK-norm curve and band move with the gain; the other two do not depend on it.
     """
@@ -321,7 +328,7 @@ class NormalizationFigure(BlitFigure[NormalizationState]):
     def __init__(self, d_k: int = 64, n_keys: int = 16, seed: int = 0, width: float = 9.6, height: float = 4.6,
                  dpi: int = 100):
         from ..normalization import attention_scores
-        from ..numerics import ENSEMBLE_QUERIES, query_ensemble, shared_draw
+        from ..numerics import ENSEMBLE_QUERIES, ensemble_parts, shared_draw
 
         self._scores = attention_scores
         self.d_k = v.positive_int(d_k, "d_k")
@@ -329,7 +336,7 @@ class NormalizationFigure(BlitFigure[NormalizationState]):
         self.seed = v.positive_int(seed, "seed", minimum=0)
         q, self.k = shared_draw(self.d_k, n, self.seed)
         self.q = q[None, :]
-        self.q_draws, self.k_draws = query_ensemble(self.d_k, n, ENSEMBLE_QUERIES, self.seed)
+        self.parts = ensemble_parts(self.d_k, n, ENSEMBLE_QUERIES, self.seed)
         self.default_gain = float(np.sqrt(self.d_k))
         self.gain = self.default_gain
         self._curve_gain: float | None = None  # the gain the QK-norm curve is drawn at
@@ -403,7 +410,6 @@ class NormalizationFigure(BlitFigure[NormalizationState]):
 
         ``gain`` (QK-norm only) defaults to the figure's current gain.
         """
-        from ..normalization import l2_normalize, layer_norm
         from ..numerics import softmax
 
         gain = self.gain if gain is None else v.positive_real(gain, "gain")
@@ -411,15 +417,23 @@ class NormalizationFigure(BlitFigure[NormalizationState]):
         if key not in self._ensemble_cache:
             if len(self._ensemble_cache) > 4096:
                 self._ensemble_cache.clear()
-            q, k = magnitude * self.q_draws, magnitude * self.k_draws  # (Q, d), (Q, n, d)
-            if mode == "scaled":
-                z = np.einsum("id,ijd->ij", q, k) / np.sqrt(self.d_k)
-            elif mode == "qk-l2":
-                z = gain * np.einsum("id,ijd->ij", l2_normalize(q), l2_normalize(k))
-            else:
-                z = np.einsum("id,ijd->ij", layer_norm(q), layer_norm(k)) / np.sqrt(self.d_k)
-            self._ensemble_cache[key] = means_of(softmax(z))
+            self._ensemble_cache[key] = means_of(softmax(self._ensemble_logits(magnitude, mode, gain)))
         return self._ensemble_cache[key]
+
+    def _ensemble_logits(self, magnitude: float, mode: str, gain: float) -> np.ndarray:
+        """The many queries' logits ``(Q, n)`` in ``mode``, from their parts (exactly the law of
+        whole vectors, :class:`~attention_scaling.numerics.EnsembleParts`)."""
+        from ..normalization import LAYER_NORM_EPS
+
+        p, d, m2 = self.parts, self.d_k, magnitude * magnitude
+        if mode == "scaled":
+            return m2 * p.scores() / np.sqrt(d)
+        if mode == "qk-l2":  # g cos(q, k): the magnitude cancels
+            return gain * p.cosines()
+        # LayerNorm keeps x minus its mean, x_perp, over sqrt(var + eps) with var = m^2 |x_perp|^2 / d
+        q_scale = np.sqrt(m2 * p.q_rest / d + LAYER_NORM_EPS)[:, None]
+        k_scale = np.sqrt(m2 * (p.k_along * p.k_along + p.k_rest) / d + LAYER_NORM_EPS)
+        return m2 * np.sqrt(p.q_rest)[:, None] * p.k_along / (q_scale * k_scale) / np.sqrt(d)
 
     def update(self, magnitude: float = 1.0, mode: str = "scaled", gain: float | None = None) -> None:
         """Show ``mode`` at ``magnitude``; ``gain`` is QK-norm's g (default √d_k), in ``GAIN_RANGE``."""
@@ -448,4 +462,4 @@ class NormalizationFigure(BlitFigure[NormalizationState]):
         self.label.set_text(f"bars: one draw (seed {self.seed}), {self.TEX_NAMES[mode]},  magnitude $m$ = {m:.2f}"
                             + (f",  gain $g$ = {g:g}" if mode == "qk-l2" else ""))
         self.state = NormalizationState(magnitude=m, mode=mode, gain=g, seed=self.seed, weights=p,
-                                        draw=measures_of(p), mean=expect, n_queries=len(self.q_draws))
+                                        draw=measures_of(p), mean=expect, n_queries=self.parts.n_queries)

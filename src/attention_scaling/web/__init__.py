@@ -33,7 +33,7 @@ GLOBAL = "attentionScalingWeb"
 
 #: The ES modules, by name.
 MODULES = ("numerics.js", "scale.js", "random.js", "format.js", "readout.js", "payload.js", "scale_view.js",
-           "widget.js", "context.js", "view.js", "context_view.js", "views.js")
+           "widget.js", "context.js", "view.js", "context_view.js", "views.js", "attention.js", "attention_view.js")
 
 
 def module_source(name: str) -> str:
@@ -157,6 +157,60 @@ def context_payload(seed: int = 0) -> dict:
     return {"seed": seed, "stream": cx.CONTEXT_STREAM, "s": float(cx.LOGN_S), "cap": float(cx.CAP),
             "topKeys": cx.TOP_KEYS, "nValues": list(cx.N_VALUES), "nPositions": list(context_n_positions()),
             "names": {m: _subscripts(cx.NAMES[m]) for m in cx.METHODS}}
+
+
+def attention_payload(seed: int = 0, nice: tuple = ()) -> dict:
+    """What ``attention.js`` needs for the attention explorer of ``seed``: no numbers drawn, only
+    the seed, the streams of the one draw, the many queries and the pairs (which the page draws
+    identically: ``numerics.shared_draw``, ``ensemble_scores``, ``pair_scores``), their sizes, the
+    histogram's bin edges, the d_k slider's values and the round magnitudes its magnitude slider
+    stops at exactly (``nice``: no two at one position)."""
+    from .. import numerics as nm
+    from ..figures import SCORE_EDGES
+
+    seed = v.positive_int(seed, "seed", minimum=0)
+    nice_values = [float(x) for x in nice]
+    positions = [magnitude_position(x) for x in nice_values]
+    if len(set(positions)) != len(positions):
+        raise ValueError(f"nice must hold magnitudes at distinct slider positions, got {nice_values}")
+    return {"seed": seed, "maxDim": nm.SHARED_MAX_DIM, "maxKeys": nm.SHARED_MAX_KEYS,
+            "nQueries": nm.ENSEMBLE_QUERIES, "nPairs": nm.ENSEMBLE_PAIRS,
+            "streams": {"draw": nm.DRAW_STREAM, "ensemble": nm.ENSEMBLE_STREAM, "pairs": nm.PAIRS_STREAM},
+            "edges": [float(e) for e in SCORE_EDGES], "dPositions": list(d_positions()),
+            "niceMagnitudes": nice_values}
+
+
+#: The attention explorer's magnitude slider: MAGNITUDE_STEPS log steps over MAGNITUDE_RANGE.
+MAGNITUDE_RANGE = (0.1, 10.0)
+MAGNITUDE_STEPS = 1000
+
+
+def magnitude_position(magnitude: float) -> int:
+    """The magnitude slider's position nearest ``magnitude`` (``attention_view.js``,
+    ``attentionPositions``)."""
+    low, high = MAGNITUDE_RANGE
+    m = v.positive_real(magnitude, "magnitude")
+    if not low <= m <= high:
+        raise ValueError(f"magnitude must lie in [{low}, {high}], got {m}")
+    return int(min(MAGNITUDE_STEPS, max(0, round(MAGNITUDE_STEPS * math.log(m / low) / math.log(high / low)))))
+
+
+def d_positions(steps: int = 1000) -> tuple[int, ...]:
+    """The d_k slider's values, position by position: every integer ``round(1024^(k/steps))``
+    reaches for k from 0 to ``steps``, and every power of two from 1 to 1024 (merged where two
+    round to one integer: 1, 2, 3, ... then about 0.7 % apart)."""
+    steps = v.positive_int(steps, "steps")
+    reached = {int(round(1024 ** (k / steps))) for k in range(steps + 1)}
+    return tuple(sorted(reached | {2**i for i in range(11)}))
+
+
+def d_position(d_k: int, positions: tuple[int, ...] | None = None) -> int:
+    """The position of ``d_k`` on the d_k slider, or of the largest value below it."""
+    positions = d_positions() if positions is None else positions
+    d_k = v.positive_int(d_k, "d_k")
+    if d_k > positions[-1]:
+        raise ValueError(f"d_k must lie in [1, {positions[-1]}], got {d_k}")
+    return max(i for i, x in enumerate(positions) if x <= d_k)
 
 
 #: The context explorer's gap slider: position k of GAP_STEPS is the gap k / 20, from 0 to 20.

@@ -6,7 +6,7 @@
 // "data" table. Everything is recomputed by context.js from the seed; nothing is an image.
 import {contextModel, contextReadout, METHODS} from "./context.js";
 import {formatFixed, formatGeneral, readoutNumber} from "./format.js";
-import {B, H, L, R, T, W, addStyles, dataTable, html, node, panel, readoutTable, yAxis} from "./view.js";
+import {B, H, L, R, W, addStyles, dataTable, html, node, panel, panelFocus, readoutTable, xAxis, yAxis} from "./view.js";
 
 // Each method's colour, marker and line, as the Python figure draws them (context._STYLE):
 // told apart in greyscale too.
@@ -17,18 +17,6 @@ const STYLE = {
   "zero-logit": {colour: "#9467bd", marker: "diamond", dash: "2 3", words: "purple, dotted"},
 };
 export const GAP_STEPS = 400, GAP_MAX = 20;  // the gap slider: position k is the gap k / 20
-
-function xAxis(svg, ticks, x, caption) {
-  for (const [value, label] of ticks) {
-    node("line", {x1: x(value), x2: x(value), y1: H - B, y2: H - B + 4, class: "asb-axis"}, svg);
-    // a label at the right edge ends at its tick (centred, "1.0" and "64k" would leave the panel)
-    const atEdge = x(value) > W - R - 12;
-    node("text", {x: atEdge ? x(value) + 4 : x(value), y: H - B + 15, "text-anchor": atEdge ? "end" : "middle",
-      class: "asb-tick"}, svg, label);
-  }
-  node("line", {x1: L, x2: W - R, y1: H - B, y2: H - B, class: "asb-axis"}, svg);
-  node("text", {x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", class: "asb-label"}, svg, caption);
-}
 
 // A marker of `shape` centred at (0, 0), radius r: a path, moved with a transform.
 function markerPath(shape, r) {
@@ -260,9 +248,7 @@ export function mountContext(root, payload, {n = 1024, gap = 6, method = "plain"
     input.gap.addEventListener("input", fromInput);
   }
   set({n, gap, method});
-  const panels = [...stack.querySelectorAll(".asb-panel")];
-  const showPanel = k => panels.forEach((p, i) => p.classList.toggle("asb-focus", i === k));
-  return {set, fromInput, showPanel, roundStops: [], get state() { return state; }};
+  return {set, fromInput, showPanel: panelFocus(stack), roundStops: [], get state() { return state; }};
 }
 
 // The context view's looks beyond the shared ones (view.js).

@@ -111,5 +111,5 @@ export function readoutMean(e, digits = 3, nearOne = false) {
   const at = e.mean === 0 ? places : Math.min(places, Math.max(digits, 2 - Math.floor(Math.log10(Math.abs(e.mean)))));
   if (at > 4) return `${formatGeneral(e.mean, 2)} ± ${formatGeneral(e.se, 1)}`;
   const se = at >= places ? formatFixed(e.se, at) : formatGeneral(e.se, 1);
-  return `${readoutNumber(e.mean, at, nearOne, null, false)} ± ${se}`;
+  return `${readoutNumber(e.mean, at, nearOne, e.complement ?? null, false)} ± ${se}`;
 }

@@ -95,10 +95,15 @@ export function measures(p) {
   return {maxWeight: top, entropy: entropy(p), largestGradient: g};
 }
 
-// expectation(values): mean, standard error (ddof 1), 10 % and 90 % quantiles (numpy's
-// default, linear), and the number of draws.
-export function expectation(values) {
+// expectation(values, complement): mean, standard error (ddof 1), 10 % and 90 % quantiles (numpy's
+// default, linear), and the number of draws; with each value's distance from 1 (`complement`) and
+// values averaging above 1/2, the summary of those distances, mirrored (numerics.expectation).
+export function expectation(values, complement = null) {
   const n = values.length;
+  if (complement !== null && sum(values) / n > 0.5) {
+    const d = expectation(complement);
+    return {mean: 1 - d.mean, se: d.se, low: 1 - d.high, high: 1 - d.low, n, complement: d.mean};
+  }
   const mean = sum(values) / n;
   let ss = 0;
   for (const x of values) ss += (x - mean) * (x - mean);
@@ -110,4 +115,14 @@ export function expectation(values) {
     return t >= 0.5 ? b - (b - a) * (1 - t) : a + (b - a) * t;
   };
   return {mean, se: Math.sqrt(ss / (n - 1)) / Math.sqrt(n), low: quantile(0.1), high: quantile(0.9), n};
+}
+
+// state.means_of: every measure's expectation over the rows of measures (one per draw); the largest
+// weight's from its distances from 1, P(1 - P) / P above 1/2 (the largest P(1 - P) is then its own)
+export function meansOf(rows) {
+  const out = {};
+  for (const key of Object.keys(rows[0])) out[key] = expectation(rows.map(r => r[key]));
+  out.maxWeight = expectation(rows.map(r => r.maxWeight),
+    rows.map(r => (r.maxWeight > 0.5 ? r.largestGradient / r.maxWeight : 1 - r.maxWeight)));
+  return out;
 }

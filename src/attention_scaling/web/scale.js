@@ -3,7 +3,7 @@
 // measures' means over the draws behind the bands. The payload is the Python package's
 // (attention_scaling.web.scale_payload): the scores shown and the draws, as numbers.
 import {formatFixed, formatGeneral} from "./format.js";
-import {diagonalGradient, expectation, jacobian, largestEigenvalue, measures, softmax} from "./numerics.js";
+import {diagonalGradient, jacobian, largestEigenvalue, meansOf, measures, softmax} from "./numerics.js";
 import {unpack} from "./payload.js";
 import {readoutParts} from "./readout.js";
 
@@ -22,8 +22,7 @@ export function scaleState(packed, scale) {
     const p = softmax(z.map(x => s * x));
     return {...measures(p), jacobianNorm: largestEigenvalue(jacobian(p))};
   });
-  const mean = {};
-  for (const key of Object.keys(draw)) mean[key] = expectation(perDraw.map(m => m[key]));
+  const mean = meansOf(perDraw);
   return {scale: s, seed: payload.seed, weights, gradient: diagonalGradient(weights), jacobian: jac, draw, mean,
           nDraws: payload.draws.length};
 }
