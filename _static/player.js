@@ -130,9 +130,7 @@
     present(root, data, view.fromInput);
     ready(root);
   }
-  // A "−" and a "+" beside each slider of an explorer that computes in the page: one position a
-  // press, where a finger cannot move a slider of hundreds of positions by one (a phone has no
-  // arrow keys). Keyboard users have the slider's own keys, so the buttons are not Tab stops.
+  // "−" and "+" beside a module's sliders: one position a press, for a finger (not Tab stops)
   function stepButtons(root, controls) {
     root.querySelectorAll('.asb-slider input[type="range"]').forEach(function (input) {
       var control = controls.filter(function (c) { return c.id === input.id; })[0];

@@ -443,7 +443,7 @@ def test_quizzes_give_feedback_by_mouse_and_keyboard(browser, site, page_name):
     other.close()
     page.reload(wait_until="load")
     questions = page.locator(".asb-question")
-    page.wait_for_selector(".asb-code", state="visible", timeout=10_000)
+    page.wait_for_selector(".asb-code", state="visible", timeout=30_000)  # (slow in a loaded full run)
     assert page.locator(".asb-code-value").inner_text() == code
     for i in range(questions.count()):
         q = questions.nth(i)

@@ -309,10 +309,15 @@ def wait_ran(page, timeout=240_000):
         }""", timeout=timeout)
 
 
+#: What an explorer shows: a frame explorer's images (a background and a layer that changes), a
+#: module explorer's readout sentence (its view redraws in the page: attention_view.js).
+SHOWN = ".jp-OutputArea .widget-image img, .jp-OutputArea img.widget-image, .jp-OutputArea .asb-widget .asb-said"
+SHOWN_JS = "els => els.map(e => e.src || e.textContent).join(' ')"
+
+
 def frame_src(page) -> str:
-    """Every frame image's src (a live frame is a background and a layer that changes)."""
-    return page.eval_on_selector_all(".jp-OutputArea .widget-image img, .jp-OutputArea img.widget-image",
-                                     "imgs => imgs.map(i => i.src).join(' ')")
+    """What the page's explorers show now (see SHOWN)."""
+    return page.eval_on_selector_all(SHOWN, SHOWN_JS)
 
 
 def save(page, path: Path, done, what: str):
@@ -383,8 +388,7 @@ def a_class(hub, browser, tmp_path, pages):
         handle.focus()
         page.keyboard.press("ArrowRight")
         wait(page, "the slider did not change the frame",
-             "before => [...document.querySelectorAll('.jp-OutputArea .widget-image img,"
-             " .jp-OutputArea img.widget-image')].map(i => i.src).join(' ') !== before",
+             f"before => ({SHOWN_JS})([...document.querySelectorAll({SHOWN!r})]) !== before",
              arg=before, timeout=30_000)
         assert frame_src(page) != before
 

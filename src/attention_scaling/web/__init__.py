@@ -33,7 +33,8 @@ GLOBAL = "attentionScalingWeb"
 
 #: The ES modules, by name.
 MODULES = ("numerics.js", "scale.js", "random.js", "format.js", "readout.js", "payload.js", "scale_view.js",
-           "widget.js", "context.js", "view.js", "context_view.js", "views.js", "attention.js", "attention_view.js")
+           "widget.js", "context.js", "view.js", "context_view.js", "views.js", "attention.js", "attention_view.js",
+           "axes.js")
 
 
 def module_source(name: str) -> str:

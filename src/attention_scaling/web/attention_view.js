@@ -7,7 +7,8 @@
 // Everything is recomputed by attention.js from the seed; nothing is an image.
 import {attentionModel, attentionReadout, D_RANGE, MAGNITUDE_RANGE} from "./attention.js";
 import {formatFixed, formatGeneral, readoutNumber} from "./format.js";
-import {B, H, L, R, W, addStyles, dataTable, html, node, panel, panelFocus, readoutTable, xAxis, yAxis} from "./view.js";
+import {panelFocus, xAxis} from "./axes.js";
+import {B, H, L, R, W, addStyles, dataTable, html, node, panel, readoutTable, yAxis} from "./view.js";
 
 // The book's red and blue (figures.style.COLORS): red filled and solid, blue outlined and dashed,
 // so that the two tell apart in greyscale too.

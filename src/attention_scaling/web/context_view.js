@@ -6,7 +6,8 @@
 // "data" table. Everything is recomputed by context.js from the seed; nothing is an image.
 import {contextModel, contextReadout, METHODS} from "./context.js";
 import {formatFixed, formatGeneral, readoutNumber} from "./format.js";
-import {B, H, L, R, W, addStyles, dataTable, html, node, panel, panelFocus, readoutTable, xAxis, yAxis} from "./view.js";
+import {panelFocus, xAxis} from "./axes.js";
+import {B, H, L, R, W, addStyles, dataTable, html, node, panel, readoutTable, yAxis} from "./view.js";
 
 // Each method's colour, marker and line, as the Python figure draws them (context._STYLE):
 // told apart in greyscale too.
