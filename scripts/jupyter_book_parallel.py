@@ -10,6 +10,8 @@ keeps the writing serial and lets Sphinx read the extensions in parallel.
 """
 
 import functools
+import multiprocessing
+import os
 import sys
 
 # jsonschema imports rfc3987-syntax when it is installed (jupyter-events, for JupyterLab, brings
@@ -29,4 +31,17 @@ if __name__ == "__main__":
         raise SystemExit(f"JOBS must be at least 1, got {jobs}")
     create_db(cache).dispose()
     jupyter_book.sphinx.build_sphinx = functools.partial(jupyter_book.sphinx.build_sphinx, jobs=jobs)
-    main()
+    code = 1
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        # A failed parallel build can leave a reader process waiting on a kernel that never
+        # started (two kernels drew the same port): it must not keep the build from ending.
+        for child in multiprocessing.active_children():
+            child.terminate()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)

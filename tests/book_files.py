@@ -49,7 +49,7 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
 
 #: The explorers that compute in the page (attention_scaling.explorables.page: SVG drawn by an ES
 #: module); the others are still players of precomputed frames.
-MODULE_EXPLORERS = ("scale_explorer", "context_explorer", "attention_explorer")
+MODULE_EXPLORERS = ("scale_explorer", "context_explorer", "attention_explorer", "normalization_explorer")
 
 
 def player_pages(frames: bool | None = None) -> list[str]:

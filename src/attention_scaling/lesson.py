@@ -79,11 +79,11 @@ STOPS: dict[str, tuple[Stop, ...]] = {
         Stop("Large vectors, scaled by 1/√dₖ: the weights saturate",
              {"mode": "scaled", "magnitude": 10.0, "gain": 8.0}),
         Stop("Switch to QK-norm: the magnitude stops mattering",
-             {"mode": "qk-l2", "magnitude": 10.0, "gain": 8.0}),
+             {"mode": "qk-l2", "magnitude": 10.0, "gain": 8.0}, panel=1),
         Stop("Move QK-norm's gain down: the weights spread out",
              {"mode": "qk-l2", "magnitude": 10.0, "gain": 2.0}),
         Stop("Move it up: the gain, not the magnitude, sets how sharp they are",
-             {"mode": "qk-l2", "magnitude": 10.0, "gain": 64.0}),
+             {"mode": "qk-l2", "magnitude": 10.0, "gain": 64.0}, panel=1),
     ),
     # The chapter on long contexts (keep-long-contexts-sharp), its explorer's walk: the
     # needle fades as n grows, s·ln n holds it, the soft cap and the zero logit do not.

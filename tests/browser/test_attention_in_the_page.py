@@ -16,42 +16,15 @@ from attention_scaling.explorables import ATTENTION_MAGNITUDES
 from attention_scaling.explorables.book import _describe_attention
 from attention_scaling.figures import AttentionFigure
 from book_files import SCREENSHOTS
-from test_explorer_in_the_page import open_page
+from module_page import (ROOT, check_from_disk, check_phone, check_present_stops, check_without_scripts, open_page,
+                         shown_reader)
 
 pytestmark = pytest.mark.browser
 
 PAGE = "book/scale-the-scores.html"
-ROOT = ".asb-player.asb-module"
-
-SHOWN = """root => {
-    const box = root.querySelector('.asb-readout');
-    const texts = [...root.querySelectorAll('.asb-svg text')].filter(t => t.getClientRects().length);
-    const px = t => parseFloat(getComputedStyle(t).fontSize) * t.ownerSVGElement.getScreenCTM().a;
-    const rect = e => e.getBoundingClientRect().toJSON();
-    const ranges = [...root.querySelectorAll('input[type=range]')];
-    const shownBars = sel => [...root.querySelectorAll(sel)].filter(r => r.style.display !== 'none')
-        .map(r => Number(r.dataset.value));
-    return {
-        ready: root.classList.contains('asb-ready'),
-        lead: box.querySelector('.asb-lead').textContent,
-        cells: [...box.querySelectorAll('td')].map(td => td.textContent),
-        said: box.querySelector('.asb-said').textContent,
-        alt: root.querySelector('.asb-stack').getAttribute('aria-label'),
-        positions: ranges.map(r => Number(r.value)), outputs: [...root.querySelectorAll('output')].map(o => o.textContent),
-        valuetexts: ranges.map(r => r.getAttribute('aria-valuetext')),
-        dK: Number(root.dataset.dK),
-        panels: [...root.querySelectorAll('.asb-panel')].filter(p => p.getClientRects().length).map(rect),
-        smallestText: Math.min(...texts.map(px)),
-        caption: root.querySelector('.asb-stop').textContent,
-        presenting: root.classList.contains('asb-presenting'),
-        viewport: [innerWidth, innerHeight],
-        lowest: Math.max(...[...root.children].filter(e => e.getClientRects().length).map(e => rect(e).bottom)),
-        pageScroll: document.scrollingElement.scrollWidth - innerWidth,
+SHOWN = shown_reader("""dK: Number(root.dataset.dK),
         red: shownBars('.asb-panel:nth-child(1) rect.asb-bar:not(.asb-outlined)'),
-        blue: shownBars('.asb-panel:nth-child(1) rect.asb-outlined'),
-        focus: [...root.querySelectorAll('.asb-panel')].findIndex(p => p.classList.contains('asb-focus')),
-    };
-}"""
+        blue: shownBars('.asb-panel:nth-child(1) rect.asb-outlined'),""")
 
 _FIGURE = AttentionFigure()
 
@@ -141,82 +114,29 @@ def test_present_mode_steps_through_the_lessons_stops(browser, url):
     1280 x 720 and 1920 x 1080."""
     stops = lesson.stops("attention")
     assert {s.settings["magnitude"] for s in stops} <= set(ATTENTION_MAGNITUDES)
-    for width, height in ((1280, 720), (1920, 1080)):
-        context, page, errors = open_page(browser, url, viewport=(width, height))
-        try:
-            root = page.locator(ROOT).first
-            root.locator(".asb-present-open").click()
-            for k, stop in enumerate(stops):
-                if k:
-                    page.keyboard.press("ArrowRight")
-                shown = root.evaluate(SHOWN)
-                assert shown["presenting"] and shown["caption"] == f"Stop {k + 1} of {len(stops)}: {stop.caption}"
-                assert_shows(shown, stop.settings["d_k"], stop.settings["magnitude"])
-                assert shown["lowest"] <= height + 0.5, (width, k, shown["lowest"])
-                assert shown["smallestText"] >= 0.025 * height, (width, k, shown["smallestText"])
-            page.screenshot(path=str(SCREENSHOTS / f"explorer-attention-present-{width}.png"))
-            page.keyboard.press("Escape")
-            assert_shows(root.evaluate(SHOWN), 64, 1.0)  # the reader's own settings back
-            assert errors == []
-        finally:
-            context.close()
+    check_present_stops(browser, url, SHOWN, stops, lambda shown, s: assert_shows(shown, s["d_k"], s["magnitude"]),
+                        lambda width: SCREENSHOTS / f"explorer-attention-present-{width}.png",
+                        after=lambda shown: assert_shows(shown, 64, 1.0))
 
 
 def test_on_a_phone_the_panels_stack_and_present_shows_each_stops_panel(browser, url):
-    context, page, errors = open_page(browser, url, viewport=(390, 844), dark=True)
-    try:
-        root = page.locator(ROOT).first
-        shown = root.evaluate(SHOWN)
-        assert shown["pageScroll"] <= 0
-        lefts = {round(p["x"]) for p in shown["panels"]}
-        tops = [p["y"] for p in shown["panels"]]
-        assert len(shown["panels"]) == 3 and len(lefts) == 1 and tops == sorted(tops)
-        assert all(p["x"] + p["width"] <= 390 for p in shown["panels"])
-        root.screenshot(path=str(SCREENSHOTS / "explorer-attention-390-dark.png"))
-        root.locator(".asb-present-open").click()
-        for k, stop in enumerate(lesson.stops("attention")):
-            if k:
-                page.keyboard.press("ArrowRight")
-            shown = root.evaluate(SHOWN)
-            assert shown["focus"] == stop.panel and len(shown["panels"]) == 1, (k, shown["focus"])
-            assert shown["pageScroll"] <= 0
-        assert errors == []
-    finally:
-        context.close()
+    check_phone(browser, url, SHOWN, SCREENSHOTS / "explorer-attention-390-dark.png", lesson.stops("attention"))
 
 
 def test_from_disk_it_computes_as_well(browser, site):
-    context, page, errors = open_page(browser, (site / PAGE).as_uri())
-    try:
-        shown = page.locator(ROOT).first.evaluate(SHOWN)
-        assert shown["ready"] and errors == []
-        assert_shows(shown, 64, 1.0)
-    finally:
-        context.close()
+    check_from_disk(browser, (site / PAGE).as_uri(), SHOWN, lambda shown: assert_shows(shown, 64, 1.0))
 
 
 def test_without_scripts_the_builds_picture_and_readout_show(browser, url):
-    context, page, _ = open_page(browser, url, scripts=False)
-    try:
-        root = page.locator(ROOT).first
-        assert root.locator("noscript img.asb-picture").count() == 1
-        _, r = package(64, 1.0)
-        assert root.locator(".asb-lead").text_content() == r.lead
-        assert "needs JavaScript" in root.locator(".asb-note").text_content()
-    finally:
-        context.close()
+    check_without_scripts(browser, url, package(64, 1.0)[1].lead)
 
 
 def test_a_finger_steps_each_slider_by_one_position(browser, url):
     """On a touch screen (no arrow keys) the "−" and "+" beside each slider move it one position:
     d_k from 64 to 65 and back down to 63, the magnitude one log step; the readout follows. They
     are not Tab stops (the sliders' own keys serve a keyboard), and a mouse's screen has none."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, errors = open_page(browser, url, viewport=(390, 844), touch=True)
     try:
-        page.goto(url, wait_until="load")
         root = page.locator(ROOT).first
         d_row, m_row = root.locator(".asb-slider").nth(0), root.locator(".asb-slider").nth(1)
         d_row.scroll_into_view_if_needed()

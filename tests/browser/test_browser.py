@@ -213,87 +213,6 @@ def test_raw_tex_detector(text, flagged):
 
 # Pages whose source displays an explorable (each shows up as a static player).
 PLAYER_PAGES = player_pages()
-FRAME_PLAYER_PAGES = player_pages(frames=True)
-
-
-@pytest.mark.parametrize("mode", ["http", "file"])
-@pytest.mark.parametrize("page_name", FRAME_PLAYER_PAGES)
-def test_players_respond_to_keyboard_and_mouse(browser, site, server, page_name, mode):
-    """Every control of every static player changes the frame and its alt text, by key and by
-    mouse: sliders (Home, ArrowRight, End, a click) and radio buttons (arrow keys, a click)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{server}/{page_name}" if mode == "http" else (site / page_name).as_uri())
-    players = page.locator(".asb-player")
-    assert players.count() >= 1
-    for i in range(players.count()):
-        player = players.nth(i)
-        assert "asb-ready" in (player.get_attribute("class") or "")
-        frame = player.locator("img.asb-frame")
-        shown = []  # the (src, alt) of every frame shown, in order
-
-        def settled(before):
-            """Wait until the frame differs from ``before`` (frames may load asynchronously)."""
-            page.wait_for_function("([el, alt]) => el.alt !== alt && el.complete && el.naturalWidth > 0",
-                                   arg=[frame.element_handle(), before[1]], timeout=5000)
-            now = frame.get_attribute("src"), frame.get_attribute("alt")
-            assert now[0] != before[0]
-            shown.append(now)
-            return now
-
-        wait_for_maths(page)
-        count_tab_stops = "el => [...el.querySelectorAll('mjx-container')].filter(m => m.tabIndex >= 0).length"
-        try:  # the player takes its formulas out of the Tab order once MathJax has typeset them
-            player.element_handle().wait_for_element_state("stable")
-            page.wait_for_function(f"el => ({count_tab_stops})(el) === 0", arg=player.element_handle(), timeout=5000)
-        except Exception:
-            pass
-        tab_stops = player.evaluate(count_tab_stops)
-        assert tab_stops == 0, f"{tab_stops} formulas in a player's labels are Tab stops"
-        inputs = player.locator("input[type=range]")
-        assert inputs.count() >= 1
-        for j in range(inputs.count()):
-            slider = inputs.nth(j)
-            label = player.locator(f'label[for="{slider.get_attribute("id")}"]')
-            assert label.inner_text().strip(), "every slider has a visible label"
-            slider.scroll_into_view_if_needed()  # focus() would scroll later and leave `box` stale
-            box = slider.bounding_box()
-            assert box["width"] >= 150, f"a slider's track is {box['width']} px wide"
-            top = int(slider.get_attribute("max"))
-            slider.focus()
-            page.keyboard.press("Home")
-            assert slider.input_value() == "0"
-            at_home = frame.get_attribute("src"), frame.get_attribute("alt")
-            page.keyboard.press("ArrowRight")
-            assert slider.input_value() == "1"
-            after_key = settled(at_home)
-            page.keyboard.press("End")
-            assert slider.input_value() == str(top)
-            at_end = settled(after_key)
-            page.mouse.click(box["x"] + 0.02 * box["width"], box["y"] + box["height"] / 2)
-            assert slider.input_value() != str(top)
-            settled(at_end)
-            assert player.locator(f'output[for="{slider.get_attribute("id")}"]').inner_text().strip()
-        for group in player.locator("fieldset.asb-choice").all():
-            assert group.locator("legend").inner_text().strip(), "every choice has a visible legend"
-            radios = group.locator("input[type=radio]")
-            assert radios.count() >= 3
-            for k in range(radios.count()):
-                text = radios.nth(k).locator("xpath=..").inner_text().strip()
-                assert text and not re.fullmatch(r"[a-z0-9]+([-_][a-z0-9]+)+", text), f"a choice named in code: {text!r}"
-            radios.nth(0).check()
-            before = frame.get_attribute("src"), frame.get_attribute("alt")
-            radios.nth(0).focus()
-            page.keyboard.press("ArrowDown")  # arrow keys move the choice within the group
-            assert radios.nth(1).is_checked()
-            after = settled(before)
-            radios.nth(2).click()
-            assert radios.nth(2).is_checked()
-            settled(after)
-    assert errors == []
-    context.close()
 
 
 READOUT_JS = """(p) => {
@@ -301,7 +220,7 @@ READOUT_JS = """(p) => {
     return {lead: box.querySelector('.asb-lead').textContent,
             cells: [...box.querySelectorAll('td')].map(td => td.textContent),
             said: box.querySelector('.asb-said').textContent, live: box.querySelector('.asb-said').getAttribute('aria-live'),
-            alt: p.querySelector('img.asb-frame').alt,
+            alt: p.querySelector('.asb-stack').getAttribute('aria-label'),
             // every table inside the readout's box and the page's width: nothing scrolls sideways
             overflow: Math.max(...[...box.querySelectorAll('table')].map(t => t.getBoundingClientRect().right))
                 - Math.min(box.getBoundingClientRect().right, document.documentElement.clientWidth),
@@ -313,7 +232,7 @@ READOUT_JS = """(p) => {
 @pytest.mark.parametrize("page_name", ["book/normalize-beyond-sqrt-dk.html"])
 def test_player_readout_table_follows_the_slider(browser, site, page_name, width):
     """The readout is a table that fits the column (a phone's too); moving a slider writes the
-    new frame's numbers into its cells, into the spoken (aria-live) sentence and the alt text."""
+    new state's numbers into its cells, into the spoken (aria-live) sentence and the alt text."""
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     page.goto((site / page_name).as_uri())
@@ -326,7 +245,7 @@ def test_player_readout_table_follows_the_slider(browser, site, page_name, width
     assert all(c in before["said"] and c in before["alt"] for c in before["cells"] if c != "none")
     slider.focus()
     page.keyboard.press("Home")
-    page.wait_for_function("([p, alt]) => p.querySelector('img.asb-frame').alt !== alt",
+    page.wait_for_function("([p, alt]) => p.querySelector('.asb-stack').getAttribute('aria-label') !== alt",
                            arg=[player.element_handle(), before["alt"]], timeout=5000)
     after = player.evaluate(READOUT_JS)
     assert after["cells"] != before["cells"] and after["lead"] != before["lead"]
@@ -529,52 +448,6 @@ def test_exercises_that_need_a_kernel_say_so_and_link_the_launch_menu(browser, s
     for note in found["notes"]:
         assert note["text"].startswith("Needs a live kernel.")
         assert note["links"] == found["menu"]
-
-
-KEY_PANEL_JS = """() => {
-  const s = document.querySelector('.asb-scroll[data-key-from]');
-  const stack = s.firstElementChild.getBoundingClientRect(), view = s.getBoundingClientRect();
-  const from = Number(s.dataset.keyFrom);
-  return {from, room: s.scrollWidth - s.clientWidth, left: s.scrollLeft,
-          keyLeft: stack.left + from * stack.width - view.left, keyRight: stack.right - view.left,
-          viewWidth: view.width};
-}"""
-
-
-def key_panel_in_view(m) -> bool:
-    """The whole key panel is in sight: from its left edge (at the view's left edge, give or
-    take the 4-px margin, unless the scroller ran out of room first) to the figure's end."""
-    at_edge = m["keyLeft"] <= 8 or m["left"] == m["room"]
-    return at_edge and m["keyLeft"] >= 0 and m["keyRight"] <= m["viewWidth"] + 1
-
-
-def test_a_phone_player_opens_on_its_key_panel(browser, site):
-    """At 390 px the normalisation chapter's 640-px player (a frame player) scrolls sideways; it
-    opens on its curves against m (the panel that carries the story), whose left edge is then in
-    view; at 1280 it does not
-    scroll. Turned from wide to narrow it moves there once; scrolled back by the reader, a
-    further resize leaves it where the reader put it."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    page.goto((site / "book" / "normalize-beyond-sqrt-dk.html").as_uri())
-    m = page.evaluate(KEY_PANEL_JS)
-    assert 0.5 < m["from"] < 0.8 and m["room"] > 100, m
-    assert m["left"] > 0 and key_panel_in_view(m), m
-    page.evaluate("() => { document.querySelector('.asb-scroll[data-key-from]').scrollLeft = 0; }")
-    page.set_viewport_size({"width": 380, "height": 844})
-    page.wait_for_timeout(200)
-    assert page.evaluate(KEY_PANEL_JS)["left"] == 0  # the reader's scroll stands
-    context.close()
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.goto((site / "book" / "normalize-beyond-sqrt-dk.html").as_uri())
-    m = page.evaluate(KEY_PANEL_JS)
-    assert m["room"] <= 0 and m["left"] == 0, m
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_timeout(200)
-    m = page.evaluate(KEY_PANEL_JS)
-    assert m["room"] > 100 and m["left"] > 0 and key_panel_in_view(m), m
-    context.close()
 
 
 SEARCH_FIELD_JS = """() => [...document.querySelectorAll('form.bd-search')].filter(f => f.getClientRects().length)

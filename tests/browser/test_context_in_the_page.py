@@ -15,39 +15,14 @@ from attention_scaling import lesson, web
 from attention_scaling.context import ContextFigure, METHODS
 from attention_scaling.explorables.book import _describe_context
 from book_files import SCREENSHOTS
-from test_explorer_in_the_page import open_page
+from module_page import (ROOT, check_from_disk, check_phone, check_present_stops, check_without_scripts, open_page,
+                         shown_reader)
 
 pytestmark = pytest.mark.browser
 
 PAGE = "book/keep-long-contexts-sharp.html"
-ROOT = ".asb-player.asb-module"
-
-SHOWN = """root => {
-    const box = root.querySelector('.asb-readout');
-    const texts = [...root.querySelectorAll('.asb-svg text')].filter(t => t.getClientRects().length);
-    const px = t => parseFloat(getComputedStyle(t).fontSize) * t.ownerSVGElement.getScreenCTM().a;
-    const rect = e => e.getBoundingClientRect().toJSON();
-    const ranges = [...root.querySelectorAll('input[type=range]')];
-    return {
-        ready: root.classList.contains('asb-ready'),
-        lead: box.querySelector('.asb-lead').textContent,
-        cells: [...box.querySelectorAll('td')].map(td => td.textContent),
-        said: box.querySelector('.asb-said').textContent,
-        alt: root.querySelector('.asb-stack').getAttribute('aria-label'),
-        method: [...root.querySelectorAll('input[type=radio]')].findIndex(r => r.checked),
-        positions: ranges.map(r => Number(r.value)), outputs: [...root.querySelectorAll('output')].map(o => o.textContent),
-        valuetexts: ranges.map(r => r.getAttribute('aria-valuetext')),
-        n: Number(root.dataset.n),
-        panels: [...root.querySelectorAll('.asb-panel')].filter(p => p.getClientRects().length).map(rect),
-        smallestText: Math.min(...texts.map(px)),
-        caption: root.querySelector('.asb-stop').textContent,
-        presenting: root.classList.contains('asb-presenting'),
-        box: rect(root), viewport: [innerWidth, innerHeight],
-        lowest: Math.max(...[...root.children].filter(e => e.getClientRects().length).map(e => rect(e).bottom)),
-        pageScroll: document.scrollingElement.scrollWidth - innerWidth,
-        bars: [...root.querySelectorAll('.asb-panel:nth-child(1) rect.asb-bar')].map(r => Number(r.dataset.value)),
-    };
-}"""
+SHOWN = shown_reader("""n: Number(root.dataset.n),
+        bars: [...root.querySelectorAll('.asb-panel:nth-child(1) rect.asb-bar')].map(r => Number(r.dataset.value)),""")
 
 _FIGURE = ContextFigure(seed=0)
 
@@ -60,7 +35,7 @@ def package(n: int, gap: float, method: str):
 def assert_shows(shown: dict, n: int, gap: float, method: str) -> None:
     state, r = package(n, gap, method)
     assert (shown["lead"], shown["cells"], shown["said"], shown["alt"]) == (r.lead, r.cells(), r.text, r.alt)
-    assert shown["n"] == n and shown["method"] == METHODS.index(method)
+    assert shown["n"] == n and shown["choice"] == METHODS.index(method)
     # the bars: the needle, the strongest distractor (first of five), the rest and the sink
     assert shown["bars"][0] == pytest.approx(state.needle, rel=1e-12, abs=1e-300)
     assert shown["bars"][1] == pytest.approx(state.top_distractor, rel=1e-12, abs=1e-300)
@@ -143,58 +118,18 @@ def test_present_mode_steps_through_the_lessons_stops(browser, url):
     """Each stop of the lesson (attention_scaling.lesson) sets the method, n and gap it names; the
     readout is the package's there, nothing falls below the screen, and the smallest figure text is
     at least 2.5 % of the screen's height, at 1280 x 720 and 1920 x 1080."""
-    stops = lesson.stops("context")
-    for width, height in ((1280, 720), (1920, 1080)):
-        context, page, errors = open_page(browser, url, viewport=(width, height))
-        try:
-            root = page.locator(ROOT)
-            root.locator(".asb-present-open").click()
-            for k, stop in enumerate(stops):
-                if k:
-                    page.keyboard.press("ArrowRight")
-                shown = root.evaluate(SHOWN)
-                assert shown["presenting"] and shown["caption"] == f"Stop {k + 1} of {len(stops)}: {stop.caption}"
-                s = stop.settings
-                assert_shows(shown, s["n"], s["gap"], s["method"])
-                assert shown["lowest"] <= height + 0.5, (width, k, shown["lowest"])
-                assert shown["smallestText"] >= 0.025 * height, (width, k, shown["smallestText"])
-            page.screenshot(path=str(SCREENSHOTS / f"explorer-context-present-{width}.png"))
-            assert errors == []
-        finally:
-            context.close()
+    check_present_stops(browser, url, SHOWN, lesson.stops("context"),
+                        lambda shown, s: assert_shows(shown, s["n"], s["gap"], s["method"]),
+                        lambda width: SCREENSHOTS / f"explorer-context-present-{width}.png")
 
 
 def test_on_a_phone_the_panels_stack_without_a_sideways_scroll(browser, url):
-    context, page, errors = open_page(browser, url, viewport=(390, 844), dark=True)
-    try:
-        shown = page.locator(ROOT).evaluate(SHOWN)
-        assert shown["pageScroll"] <= 0
-        lefts = {round(p["x"]) for p in shown["panels"]}
-        tops = [p["y"] for p in shown["panels"]]
-        assert len(shown["panels"]) == 3 and len(lefts) == 1 and tops == sorted(tops)
-        assert all(p["x"] + p["width"] <= 390 for p in shown["panels"])
-        page.locator(ROOT).screenshot(path=str(SCREENSHOTS / "explorer-context-390-dark.png"))
-    finally:
-        context.close()
+    check_phone(browser, url, SHOWN, SCREENSHOTS / "explorer-context-390-dark.png")
 
 
 def test_from_disk_it_computes_as_well(browser, site):
-    context, page, errors = open_page(browser, (site / PAGE).as_uri())
-    try:
-        shown = page.locator(ROOT).evaluate(SHOWN)
-        assert shown["ready"] and errors == []
-        assert_shows(shown, 1024, 6.0, "plain")
-    finally:
-        context.close()
+    check_from_disk(browser, (site / PAGE).as_uri(), SHOWN, lambda shown: assert_shows(shown, 1024, 6.0, "plain"))
 
 
 def test_without_scripts_the_builds_picture_and_readout_show(browser, url):
-    context, page, _ = open_page(browser, url, scripts=False)
-    try:
-        root = page.locator(ROOT)
-        assert root.locator("noscript img.asb-picture").count() == 1
-        _, r = package(1024, 6.0, "plain")
-        assert root.locator(".asb-lead").text_content() == r.lead
-        assert "needs JavaScript" in root.locator(".asb-note").text_content()
-    finally:
-        context.close()
+    check_without_scripts(browser, url, package(1024, 6.0, "plain")[1].lead)

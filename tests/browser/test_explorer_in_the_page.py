@@ -16,40 +16,15 @@ from attention_scaling.explorables import SCALES
 from attention_scaling.explorables.book import _describe_scale
 from attention_scaling.figures import ScaleFigure
 from book_files import SCREENSHOTS
-from checks import wait_for_maths
+from module_page import ROOT, open_page, shown_reader
 
 pytestmark = pytest.mark.browser
 
 PAGE = "book/derive-the-softmax-gradient.html"
-ROOT = ".asb-player.asb-module"
-
-# What the page shows: the scale, the readout's parts, the figure's description and the
-# controls; the smallest SVG text in CSS px (its font size times the drawing's scale).
-SHOWN = """root => {
-    const box = root.querySelector('.asb-readout');
-    const texts = [...root.querySelectorAll('.asb-svg text')].filter(t => t.getClientRects().length);
-    const px = t => parseFloat(getComputedStyle(t).fontSize) * t.ownerSVGElement.getScreenCTM().a;
-    const rect = e => e.getBoundingClientRect().toJSON();
-    return {
-        scale: Number(root.dataset.scale), ready: root.classList.contains('asb-ready'),
-        lead: box.querySelector('.asb-lead').textContent,
-        cells: [...box.querySelectorAll('td')].map(td => td.textContent),
-        foot: box.querySelector('.asb-foot').textContent,
-        said: box.querySelector('.asb-said').textContent,
-        alt: root.querySelector('.asb-stack').getAttribute('aria-label'),
+# What the page shows (module_page), with the scale and its one slider.
+SHOWN = shown_reader("""scale: Number(root.dataset.scale),
         position: Number(root.querySelector('input[type=range]').value),
-        output: root.querySelector('output').textContent,
-        images: root.querySelectorAll('.asb-stack img').length,
-        panels: [...root.querySelectorAll('.asb-panel')].filter(p => p.getClientRects().length).map(rect),
-        focus: [...root.querySelectorAll('.asb-panel')].findIndex(p => p.classList.contains('asb-focus')),
-        smallestText: Math.min(...texts.map(px)),
-        caption: root.querySelector('.asb-stop').textContent,
-        presenting: root.classList.contains('asb-presenting'),
-        box: rect(root), viewport: [innerWidth, innerHeight],
-        lowest: Math.max(...[...root.children].filter(e => e.getClientRects().length).map(e => rect(e).bottom)),
-        pageScroll: document.scrollingElement.scrollWidth - innerWidth,
-    };
-}"""
+        output: root.querySelector('output').textContent,""")
 
 
 def package(scale: float):
@@ -64,18 +39,6 @@ def assert_shows(shown: dict, scale: float) -> None:
     assert shown["scale"] == pytest.approx(scale, rel=1e-15)
     assert (shown["lead"], shown["cells"], shown["foot"], shown["said"]) == (r.lead, r.cells(), r.note, r.text)
     assert shown["alt"] == r.alt
-
-
-def open_page(browser, url, viewport=(1280, 900), dark=False, scripts=True):
-    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
-                                  color_scheme="dark" if dark else "light", java_script_enabled=scripts)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url, wait_until="load")
-    if scripts:
-        wait_for_maths(page)
-    return context, page, errors
 
 
 def shown(page) -> dict:

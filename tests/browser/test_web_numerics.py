@@ -291,6 +291,35 @@ def test_a_module_bundle_imports_as_one_file(modules):
         web.bundle("nowhere.js")
 
 
+# anywidget's side of widget.js, faked: a model (get, on, off) holding `state`; render the view,
+# then for each of `settings` assign its values and call the handler of the first control named,
+# reading the live sentence and the alt text; then clean up.
+_RENDER = """async ([source, state, settings]) => {
+    const m = await import(URL.createObjectURL(new Blob([source], {type: "text/javascript"})));
+    const handlers = {};
+    const model = {get: k => state[k], on: (e, f) => { handlers[e] = f; }, off: e => { delete handlers[e]; }};
+    const el = document.createElement("div");
+    document.body.appendChild(el);
+    const cleanup = m.default.render({model, el});
+    const seen = [];
+    for (const s of settings) {
+        Object.assign(state, s);
+        handlers[`change:${Object.keys(s)[0]}`]();
+        seen.push([el.querySelector(".asb-said").textContent, el.querySelector(".asb-stack").getAttribute("aria-label")]);
+    }
+    const inputs = el.querySelectorAll("input").length;
+    cleanup();
+    return {seen, inputs, classes: el.className, listening: Object.keys(handlers)};
+}"""
+
+
+def render_in_a_fake_model(page, view, settings: list[dict]) -> dict:
+    """What widget.js shows for the anywidget ``view`` (its traits as the model) at each setting."""
+    state = {"mount": view.mount, "payload": view.payload, "controls": view.controls}
+    state |= {name: getattr(view, name) for name in view.controls}
+    return page.evaluate(_RENDER, [view._esm, state, settings])
+
+
 def test_the_widget_module_draws_what_its_model_holds(modules, monkeypatch):
     """What anywidget runs in Jupyter (``widget.js``, bundled with its default export): given a
     model like anywidget's (get, on, off), it mounts the view without a slider of its own (the
@@ -303,23 +332,7 @@ def test_the_widget_module_draws_what_its_model_holds(modules, monkeypatch):
     view = scale_explorer().widget().view
     page, _ = modules
     scales = [1.0, 0.05, 2.7, 100.0, 0.123]
-    got = page.evaluate("""async ([source, state, scales]) => {
-        const m = await import(URL.createObjectURL(new Blob([source], {type: "text/javascript"})));
-        const handlers = {};
-        const model = {get: k => state[k], on: (e, f) => { handlers[e] = f; }, off: e => { delete handlers[e]; }};
-        const el = document.createElement("div");
-        document.body.appendChild(el);
-        const cleanup = m.default.render({model, el});
-        const seen = [];
-        for (const s of scales) {
-            if (s !== state.scale) { state.scale = s; handlers["change:scale"](); }
-            seen.push([el.querySelector(".asb-said").textContent, el.querySelector(".asb-stack").getAttribute("aria-label")]);
-        }
-        const inputs = el.querySelectorAll("input").length;
-        cleanup();
-        return {seen, inputs, classes: el.className, listening: Object.keys(handlers)};
-    }""", [view._esm, {"mount": view.mount, "payload": view.payload, "controls": view.controls, "scale": view.scale},
-           scales])
+    got = render_in_a_fake_model(page, view, [{"scale": s} for s in scales])
     assert got["inputs"] == 0 and "asb-widget" in got["classes"].split()
     assert got["listening"] == []
     for scale, (said, alt) in zip(scales, got["seen"]):
@@ -338,26 +351,10 @@ def test_the_widget_module_draws_a_context_model_with_a_choice_by_index(modules,
     monkeypatch.delenv(STATIC_ENV, raising=False)
     view = context_explorer().widget().view
     page, _ = modules
-    settings = [{"method": 1, "n": 47.6, "gap": 3.3}, {"method": 3, "n": 65535.99999, "gap": 0.0},
-                {"method": 2, "n": 2.0, "gap": 20.0}]
-    got = page.evaluate("""async ([source, state, settings]) => {
-        const m = await import(URL.createObjectURL(new Blob([source], {type: "text/javascript"})));
-        const handlers = {};
-        const model = {get: k => state[k], on: (e, f) => { handlers[e] = f; }, off: e => { delete handlers[e]; }};
-        const el = document.createElement("div");
-        document.body.appendChild(el);
-        const cleanup = m.default.render({model, el});
-        const seen = [];
-        for (const s of settings) {
-            Object.assign(state, s);
-            handlers["change:n"]();
-            seen.push(el.querySelector(".asb-said").textContent);
-        }
-        cleanup();
-        return seen;
-    }""", [view._esm, {"mount": view.mount, "payload": view.payload, "controls": view.controls, "method": view.method,
-                       "n": view.n, "gap": view.gap}, settings])
-    for s, said in zip(settings, got):
+    settings = [{"n": 47.6, "method": 1, "gap": 3.3}, {"n": 65535.99999, "method": 3, "gap": 0.0},
+                {"n": 2.0, "method": 2, "gap": 20.0}]
+    got = render_in_a_fake_model(page, view, settings)
+    for s, (said, _) in zip(settings, got["seen"]):
         view.method, view.n, view.gap = s["method"], s["n"], s["gap"]
         assert view.state.method == METHODS[s["method"]] and said == _describe_context(view.state).text, s
 

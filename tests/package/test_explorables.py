@@ -27,6 +27,7 @@ from attention_scaling.explorables import (
 from attention_scaling.figures import D_VALUES, MAX_KEYS, SCORE_EDGES, AttentionFigure, ScaleFigure
 from attention_scaling.numerics import normal_cdf, pair_scores
 from checks import caches_frames, find_widgets, shown_view, player_text
+from frame_explorer import frame_normalization_explorer
 
 
 @pytest.fixture(scope="module")
@@ -172,7 +173,7 @@ def test_player_holds_one_frame_per_grid_point():
     """A frame player (the normalisation explorer's): one frame per point of its grid."""
     from attention_scaling.explorables import QK_GAINS
 
-    data = player_data(static_player(normalization_explorer))
+    data = player_data(static_player(frame_normalization_explorer))
     sizes = [len(c["values"]) for c in data["controls"]]
     assert sizes == [3, len(ATTENTION_MAGNITUDES), len(QK_GAINS)]
     n = int(np.prod(sizes))
@@ -180,8 +181,8 @@ def test_player_holds_one_frame_per_grid_point():
     assert len(set(data["frames"])) == n  # every frame differs
     for frame in data["frames"][:3]:
         assert base64.b64decode(frame).startswith(b"\x89PNG")
-    assert "at magnitude m = 0.10." in player_text(data, 0)
-    assert "LayerNorm on q and k, at magnitude m = 10.00." in player_text(data, n - 1)
+    assert "at magnitude m = 0.1." in player_text(data, 0)
+    assert "LayerNorm on q and k, at magnitude m = 10." in player_text(data, n - 1)
     total = sum(len(f) for f in data["frames"])
     assert total <= FRAME_BUDGET_BYTES
 
@@ -231,7 +232,7 @@ def test_magnitude_grid_is_dense_where_weights_saturate():
 def test_normalization_player_has_radio_choice_and_gain():
     from attention_scaling.explorables import QK_GAINS
 
-    markup = static_player(normalization_explorer)
+    markup = static_player(frame_normalization_explorer)
     data = player_data(markup)
     assert [c["kind"] for c in data["controls"]] == ["radio", "range", "range"]
     assert data["controls"][0]["values"] == ["scaled by 1/√d_k", "QK-norm", "LayerNorm on q and k"]
@@ -247,7 +248,7 @@ def test_normalization_player_has_radio_choice_and_gain():
     def at(mode, m, g):
         return (mode * n_m + ATTENTION_MAGNITUDES.index(m)) * n_g + QK_GAINS.index(g)
     lead = [values[0] for values in data["readout"]["values"]]
-    assert lead[at(1, 1.0, 8.0)].endswith("QK-norm, at magnitude m = 1.00, gain g = 8.")
+    assert lead[at(1, 1.0, 8.0)].endswith("QK-norm, at magnitude m = 1, gain g = 8.")
     assert lead[at(1, 1.0, 32.0)].endswith("gain g = 32.")
     assert "gain g" not in lead[at(0, 1.0, 32.0)]
     assert "(QK-norm at gain g = 32)" in player_text(data, at(0, 1.0, 32.0))  # the right panel's curve
@@ -346,7 +347,7 @@ def test_display_switches_on_the_build_variable(monkeypatch):
 def test_live_widget_redraws_on_slider_change():
     """A frame explorer's live widget (the normalisation explorer's): a slider redraws the layer
     and the readout; the background is sent once."""
-    exp = normalization_explorer()
+    exp = frame_normalization_explorer()
     box = exp.widget()
     import ipywidgets as w
 
@@ -369,7 +370,7 @@ def test_live_widget_redraws_on_slider_change():
     assert image.value == (cached_layer_png(exp.figure) if caches_frames() else exp.figure.live_layer_png())
 
 
-@pytest.mark.parametrize("make", [normalization_explorer])
+@pytest.mark.parametrize("make", [frame_normalization_explorer])
 def test_live_frame_is_a_background_and_a_layer_stacked_as_one_image(make):
     """The live frame: the background and the cache's Tab in the one cell of a grid, the
     background first (under), both as wide as the cell, so they scale together like one
@@ -419,7 +420,7 @@ def test_live_frame_is_a_background_and_a_layer_stacked_as_one_image(make):
 def test_live_normalization_choice_is_radio_buttons_in_words():
     import ipywidgets as w
 
-    exp = normalization_explorer()
+    exp = frame_normalization_explorer()
     box = exp.widget()
     radios = [c for c in box.children if isinstance(c, w.RadioButtons)]
     assert len(radios) == 1
@@ -429,7 +430,7 @@ def test_live_normalization_choice_is_radio_buttons_in_words():
     gain.value = 32.0
     assert exp.figure.state.mode == "qk-l2" and exp.figure.state.gain == 32.0
     readout = shown_view(box)[1].value
-    assert "QK-norm, at magnitude m = 1.00, gain g = 32." in readout
+    assert "QK-norm, at magnitude m = 1, gain g = 32." in readout
 
 
 def test_static_frames_are_deterministic():
@@ -468,7 +469,6 @@ def test_quiz_markup_and_validation():
 
 # --- one draw and its average: shared draws, and a mean beside every single-draw readout ----
 
-from attention_scaling.explorables import normalization_explorer  # noqa: E402
 from attention_scaling.figures import NormalizationFigure  # noqa: E402
 from attention_scaling.numerics import (  # noqa: E402
     ENSEMBLE_QUERIES,
@@ -689,7 +689,7 @@ def test_every_single_draw_readout_sits_beside_its_mean(make, points):
 
 
 def test_static_player_readouts_all_show_means():
-    data = player_data(static_player(normalization_explorer))
+    data = player_data(static_player(frame_normalization_explorer))
     from attention_scaling.explorables import QK_GAINS
 
     n = len(NormalizationFigure.MODES) * len(ATTENTION_MAGNITUDES) * len(QK_GAINS)
@@ -716,6 +716,32 @@ def test_exercises_3_3_and_6_1_get_one_answer(attention_fig):
     assert answer["first_mean"] == next(m for m, e in zip(ATTENTION_MAGNITUDES, answer["mean"]) if e.mean > 0.9)
     with pytest.raises(ValueError, match="^threshold"):
         magnitude_to_saturate(1.0)
+    # the exact answers the sliders reach: each explorer's readout is at most 0.9 just below them
+    # and above 0.9 just above
+    for at, read in ((answer["at_draw"], lambda: norm.state.draw.max_weight),
+                     (answer["at_mean"], lambda: norm.state.mean.max_weight.mean)):
+        assert answer["first_draw"] - 0.5 < at <= answer["first_mean"]
+        norm.update(magnitude=at * (1 - 1e-9), mode="scaled")
+        below = read()
+        norm.update(magnitude=at * (1 + 1e-9), mode="scaled")
+        assert below <= 0.9 < read(), at
+
+
+def test_the_gain_qk_norm_needs_is_where_the_explorers_readout_passes():
+    from attention_scaling.explorables import gain_to_saturate
+
+    needed = gain_to_saturate(0.9)
+    norm = NormalizationFigure()
+    for g, read in ((needed["draw"], lambda: norm.state.draw.max_weight),
+                    (needed["mean"], lambda: norm.state.mean.max_weight.mean)):
+        assert 1 < g < 128
+        norm.update(magnitude=3.0, mode="qk-l2", gain=g * (1 - 1e-9))
+        below = read()
+        norm.update(magnitude=3.0, mode="qk-l2", gain=g * (1 + 1e-9))
+        assert below <= 0.9 < read(), g
+    assert gain_to_saturate(0.999999)["mean"] is None  # beyond g = 128 on average
+    with pytest.raises(ValueError, match="^threshold"):
+        gain_to_saturate(1.5)
 
 
 def test_labels_typeset_on_the_page_and_plain_for_screen_readers():
@@ -808,7 +834,7 @@ def test_a_stop_off_the_grid_is_refused_naming_explorer_and_stop():
 
 
 def test_player_data_carries_the_stops_as_grid_indices():
-    markup = static_player(normalization_explorer)
+    markup = static_player(frame_normalization_explorer)
     data = player_data(markup)
     sizes = [len(c["values"]) for c in data["controls"]]
     assert len(data["stops"]) == len(lesson.stops("normalization"))
@@ -819,7 +845,7 @@ def test_player_data_carries_the_stops_as_grid_indices():
             index = index * size + at
         assert shipped["index"] == index
         # the frame at that index is the one drawn at the stop's settings (its alt says so)
-        assert f"at magnitude m = {stop.settings['magnitude']:.2f}" in player_text(data, index)
+        assert f"at magnitude m = {stop.settings['magnitude']:.4g}" in player_text(data, index)
     # presentation mode's markup: a Present button, a caption for the stops, Back, Next and
     # Close buttons that name their keys
     assert '<button type="button" class="asb-present-open"' in markup

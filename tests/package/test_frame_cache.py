@@ -10,7 +10,7 @@ import re
 import numpy as np
 import pytest
 
-from attention_scaling.explorables import normalization_explorer
+from frame_explorer import frame_normalization_explorer as normalization_explorer
 from checks import frame_cache_of, png_pixels, shown_view
 
 

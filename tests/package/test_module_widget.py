@@ -71,11 +71,11 @@ def test_it_displays_as_its_box(live):
 
 
 def test_only_an_explorer_with_a_module_has_a_view():
-    from attention_scaling.explorables import normalization_explorer
     from attention_scaling.explorables.widget import module_view
+    from frame_explorer import frame_normalization_explorer
 
     with pytest.raises(ValueError, match="no module to show in Jupyter"):
-        module_view(normalization_explorer())
+        module_view(frame_normalization_explorer())
 
 
 def test_the_attention_explorer_has_its_two_sliders_and_the_number_of_keys_linked(live):

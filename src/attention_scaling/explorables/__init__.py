@@ -18,7 +18,7 @@ name chapters, labs, tests and readers import from ``attention_scaling.explorabl
 
 from ..readout import readout_mean, readout_number
 from .book import (ATTENTION_MAGNITUDES, LIVE_GAPS, QK_GAINS, SCALES, attention_explorer, context_explorer,
-                   magnitude_to_saturate, normalization_explorer, scale_explorer)
+                   gain_to_saturate, magnitude_to_saturate, normalization_explorer, scale_explorer)
 from .controls import FRAME_BUDGET_BYTES, STATIC_ENV, Control, live_positions, static_mode
 from .explorable import Explorable
 from .live import (CACHED_CLASS, FAST_CLASS, LIVE_LAYER_COLORS, LIVE_READOUT_CSS, RADIO_CLASS, RADIO_KEYS_JS,
@@ -38,6 +38,7 @@ __all__ = [
     "live_positions",
     "cached_layer_png",
     "magnitude_to_saturate",
+    "gain_to_saturate",
     "plain_text",
     "math_html",
     "readout_number",

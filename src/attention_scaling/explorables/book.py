@@ -121,24 +121,27 @@ def scale_explorer(seed: int = 0) -> Explorable:
 
 def _describe_normalization(state: NormalizationState) -> Readout:
     mode = NormalizationFigure.NAMES[state.mode]
-    gain = f", gain g = {state.gain:g}" if state.mode == "qk-l2" else ""
+    gain = f", gain g = {state.gain:.4g}" if state.mode == "qk-l2" else ""
     return Readout(
-        lead=f"One draw (seed {state.seed}), {_subscripts(mode)}, at magnitude m = {state.magnitude:.2f}{gain}.",
+        lead=f"One draw (seed {state.seed}), {_subscripts(mode)}, at magnitude m = {state.magnitude:.4g}{gain}.",
         groups=(Group("", _weight_rows(state.draw, state.mean)),),
         note=_means_note(state.n_queries, state.max_entropy),
         intro="Normalisation explorer.",
         figure=(f"Right panel: the mean largest weight against the magnitude for each normalisation "
-                f"(QK-norm at gain g = {state.gain:g}), with bands for the middle 80 % of the queries."))
+                f"(QK-norm at gain g = {state.gain:.4g}), with bands for the middle 80 % of the queries."))
 
 
 def normalization_explorer(seed: int = 0) -> Explorable:
-    """Magnitude and normalisation mode: with QK-norm the magnitude stops mattering."""
+    """Magnitude and normalisation mode: with QK-norm the magnitude stops mattering.
+
+    It computes in the page (``web/normalization_view.js``): any magnitude from 0.1 to 10 and any
+    gain from 1 to 128, at d_k = 64 with 16 keys."""
     seed = v.positive_int(seed, "seed", minimum=0)
     modes = NormalizationFigure.MODES
     return Explorable(
         name="normalization",
         title=(r"Vector magnitude against three normalisations: scaling by $1/\sqrt{d_k}$, QK-norm, "
-               rf"LayerNorm on $q$ and $k$ (each frame: one draw, seed {seed}, beside the mean of "
+               rf"LayerNorm on $q$ and $k$ (one draw, seed {seed}, beside the mean of "
                f"{ENSEMBLE_QUERIES} queries)"),
         make_figure=lambda: NormalizationFigure(seed=seed),
         controls=[
@@ -151,26 +154,44 @@ def normalization_explorer(seed: int = 0) -> Explorable:
         ],
         describe=_describe_normalization,
         stops=lesson.stops("normalization"),
-        fast="magnitude",
+        web="mountNormalization",
+        payload=lambda: web.normalization_payload(seed, nice=ATTENTION_MAGNITUDES),
     )
 
 
+def _crossing(f, low: float, high: float, threshold: float) -> float | None:
+    """The x in [low, high] where the increasing ``f`` passes ``threshold`` (bisection in log x,
+    to 1e-12 relative), ``low`` if it is above there already, None if it never passes."""
+    if f(high) <= threshold:
+        return None
+    if f(low) > threshold:
+        return low
+    a, b = np.log(low), np.log(high)
+    while b - a > 1e-12:
+        mid = 0.5 * (a + b)
+        a, b = (mid, b) if f(float(np.exp(mid))) <= threshold else (a, mid)
+    return float(np.exp(b))
+
+
 def magnitude_to_saturate(threshold: float = 0.9, d_k: int = 64, n_keys: int = 16, seed: int = 0) -> dict:
-    r"""On the magnitude grid, where the largest *scaled* weight first passes ``threshold``.
+    r"""Where the largest *scaled* weight first passes ``threshold`` as the magnitude grows.
 
     The question of Exercises 3.3 and 6.1, answered once for both: for the one draw the
     explorers show (:func:`~attention_scaling.numerics.shared_draw`) and for the mean over
     the :data:`~attention_scaling.numerics.ENSEMBLE_QUERIES` queries of
     :func:`~attention_scaling.numerics.ensemble_scores`, both with scores
-    :math:`q\cdot k/\sqrt{d_k}`.
+    :math:`q\cdot k/\sqrt{d_k}`. Both grow with the magnitude :math:`m` (a softmax's largest
+    weight grows with the scale of its logits, here :math:`m^2`).
 
     Returns
     -------
     dict
-        ``"magnitudes"`` (the grid), ``"draw"`` (largest weight of the one draw at each),
-        ``"mean"`` (an :class:`~attention_scaling.numerics.Expectation` at each), and
-        ``"first_draw"``, ``"first_mean"``: the first grid magnitude above ``threshold``, or
-        None if none is.
+        ``"magnitudes"`` (the round magnitudes the sliders stop at exactly), ``"draw"``
+        (largest weight of the one draw at each), ``"mean"`` (an
+        :class:`~attention_scaling.numerics.Expectation` at each), ``"first_draw"``,
+        ``"first_mean"``: the first of those magnitudes above ``threshold`` (or None), and
+        ``"at_draw"``, ``"at_mean"``: the magnitude in [0.1, 10] where each passes
+        ``threshold`` (a slider reaches any value; None if it never does).
     """
     from ..numerics import ensemble_scores, expectation, shared_draw, softmax
 
@@ -180,13 +201,41 @@ def magnitude_to_saturate(threshold: float = 0.9, d_k: int = 64, n_keys: int = 1
     q, k = shared_draw(d_k, n_keys, seed)
     unit, unit_many = k @ q, ensemble_scores(d_k, n_keys, seed=seed)
     root = np.sqrt(d_k)
-    draw = [float(softmax(m * m * unit / root).max()) for m in ATTENTION_MAGNITUDES]
+
+    def top(m: float) -> float:
+        return float(softmax(m * m * unit / root).max())
+
+    def mean_top(m: float) -> float:
+        return float(softmax(m * m * unit_many / root).max(axis=-1).mean())
+
+    draw = [top(m) for m in ATTENTION_MAGNITUDES]
     mean = [expectation(softmax(m * m * unit_many / root).max(axis=-1)) for m in ATTENTION_MAGNITUDES]
     return {
         "magnitudes": ATTENTION_MAGNITUDES, "draw": draw, "mean": mean,
         "first_draw": next((m for m, x in zip(ATTENTION_MAGNITUDES, draw) if x > threshold), None),
         "first_mean": next((m for m, e in zip(ATTENTION_MAGNITUDES, mean) if e.mean > threshold), None),
+        "at_draw": _crossing(top, 0.1, 10.0, threshold), "at_mean": _crossing(mean_top, 0.1, 10.0, threshold),
     }
+
+
+def gain_to_saturate(threshold: float = 0.9, d_k: int = 64, n_keys: int = 16, seed: int = 0) -> dict:
+    r"""The QK-norm gain :math:`g` in [1, 128] at which the largest weight first passes
+    ``threshold``: for the explorers' one draw and for the mean over their queries (the logits
+    are :math:`g\cos(q, k)`, whatever the magnitude). The question of Exercise 6.1.
+
+    Returns ``{"draw": g, "mean": g}`` (None where even g = 128 does not pass ``threshold``).
+    """
+    from ..numerics import ensemble_parts, shared_draw, softmax
+
+    threshold = v.positive_real(threshold, "threshold")
+    if threshold >= 1:
+        raise ValueError(f"threshold must be below 1, got {threshold}")
+    q, k = shared_draw(d_k, n_keys, seed)
+    cos = (k @ q) / (np.linalg.norm(k, axis=1) * np.linalg.norm(q))
+    many = ensemble_parts(d_k, n_keys, seed=seed).cosines()
+    low, high = NormalizationFigure.GAIN_RANGE
+    return {"draw": _crossing(lambda g: float(softmax(g * cos).max()), low, high, threshold),
+            "mean": _crossing(lambda g: float(softmax(g * many).max(axis=-1).mean()), low, high, threshold)}
 
 
 # --- context length: the needle among n keys (book/keep-long-contexts-sharp.md) -------------------

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 #: once a page however many explorers share it.
 SCRIPT_ID = "asb-web-{mount}"
 #: Each view's module, by its mount function.
-VIEWS = {"mountScale": "scale_view.js", "mountContext": "context_view.js", "mountAttention": "attention_view.js"}
+VIEWS = {"mountScale": "scale_view.js", "mountContext": "context_view.js", "mountAttention": "attention_view.js",
+         "mountNormalization": "normalization_view.js"}
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,9 @@ def _sliders(mount: str) -> dict[str, Slider]:
         ds = web.d_positions()
         return {"d_k": Slider(len(ds) - 1, lambda d: web.d_position(d, ds), lambda shown: f"dₖ = {shown}"),
                 "magnitude": Slider(web.MAGNITUDE_STEPS, web.magnitude_position, lambda shown: f"m = {shown}")}
+    if mount == "mountNormalization":
+        return {"magnitude": Slider(web.MAGNITUDE_STEPS, web.magnitude_position, lambda shown: f"m = {shown}"),
+                "gain": Slider(web.GAIN_STEPS, web.gain_position, lambda shown: f"g = {shown}")}
     raise ValueError(f"no module mounts as {mount!r}")
 
 
@@ -68,6 +72,8 @@ NOTES = {
                      "0.05. Arrow keys step, Home and End jump; arrow keys also move between the methods."),
     "mountAttention": ("Computed in the page: dₖ takes 427 values from 1 to 1024 (every whole number up to 156), "
                        "m any value from 0.1 to 10. Arrow keys step, Home and End jump."),
+    "mountNormalization": ("Computed in the page for any m from 0.1 to 10 and any g from 1 to 128. Arrow keys "
+                           "step, Home and End jump, and move between the normalisations."),
 }
 
 

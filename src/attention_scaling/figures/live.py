@@ -316,8 +316,10 @@ class NormalizationFigure(BlitFigure[NormalizationState]):
     NAMES = {"scaled": "scaled by 1/√d_k", "qk-l2": "QK-norm", "qk-layernorm": "LayerNorm on q and k"}
     #: The same names with their maths marked up as TeX between dollars.
     TEX_NAMES = {"scaled": r"scaled by $1/\sqrt{d_k}$", "qk-l2": "QK-norm", "qk-layernorm": r"LayerNorm on $q$ and $k$"}
-    #: Gains the QK-norm curve can be drawn at (the live slider and the static player's grid).
+    #: Gains the QK-norm curve can be drawn at (the page's slider: 2^(k/100), k = 0 to 700).
     GAIN_RANGE = (1.0, 128.0)
+    #: The magnitudes the curves are drawn at (the right panel's x values).
+    GRID = np.logspace(-1, 1, 41)
     #: QK-norm's and LayerNorm's curves can coincide: their markers alternate along the grid
     #: (squares, then circles half a step later) so that both stay visible.
     MARKS = {"scaled": {}, "qk-l2": dict(marker="s", markevery=(0, 8), markersize=5),
@@ -372,7 +374,7 @@ class NormalizationFigure(BlitFigure[NormalizationState]):
 
     def _curves_panel(self, ax_m, n_queries: int) -> None:
         """Right: the mean largest weight against m for every mode, its band, the draw marked."""
-        self.grid = np.logspace(-1, 1, 41)
+        self.grid = self.GRID
         self.curves, self.bands = {}, {}
         for mode, style in zip(self.MODES, ("-", "--", ":")):
             stats = [self.expectation(m, mode).max_weight for m in self.grid]

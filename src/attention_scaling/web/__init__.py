@@ -25,7 +25,7 @@ import numpy as np
 from .. import _validate as v
 
 __all__ = ["MODULES", "module_source", "bundle", "scale_payload", "context_payload", "context_n_positions",
-           "context_n_position", "gap_position", "GAP_STEPS", "pack", "unpack", "scale_position", "scale_at", "SCALE_RANGE", "SCALE_STEPS",
+           "context_n_position", "gap_position", "GAP_STEPS", "pack", "unpack", "normalization_payload", "gain_position", "GAIN_STEPS", "scale_position", "scale_at", "SCALE_RANGE", "SCALE_STEPS",
            "GLOBAL"]
 
 #: The global object a classic bundle fills with the entry module's exports.
@@ -34,7 +34,7 @@ GLOBAL = "attentionScalingWeb"
 #: The ES modules, by name.
 MODULES = ("numerics.js", "scale.js", "random.js", "format.js", "readout.js", "payload.js", "scale_view.js",
            "widget.js", "context.js", "view.js", "context_view.js", "views.js", "attention.js", "attention_view.js",
-           "axes.js")
+           "axes.js", "normalization.js", "normalization_view.js")
 
 
 def module_source(name: str) -> str:
@@ -46,6 +46,7 @@ def module_source(name: str) -> str:
 
 _IMPORT = re.compile(r'^import \{([^}]*)\} from "\./([a-z_]+\.js)";\n', re.M)
 _COMMENT_LINE = re.compile(r"^[ \t]*//.*\n", re.M)
+_INDENT = re.compile(r"^[ \t]+", re.M)
 _EXPORT = re.compile(r"^export (?:async )?(?:function\*? |const |let )([A-Za-z_$][\w$]*)", re.M)
 _DEFAULT = re.compile(r"^export default ", re.M)
 
@@ -74,7 +75,9 @@ def bundle(entry: str, classic: bool = False) -> str:
     order = _order(entry, [])
     parts = ["// Bundled by attention_scaling.web.bundle from " + ", ".join(order) + ".", '"use strict";']
     for name in order:
-        source = _COMMENT_LINE.sub("", module_source(name))  # the page need not carry the explanations
+        # the page need not carry the explanations nor the indentation (the only multi-line
+        # template literals are style sheets, where it means nothing)
+        source = _INDENT.sub("", _COMMENT_LINE.sub("", module_source(name)))
         imports = _IMPORT.findall(source)
         exported = _EXPORT.findall(source)
         body = _EXPORT.sub(lambda m: m.group(0).removeprefix("export "), _IMPORT.sub("", source))
@@ -179,6 +182,46 @@ def attention_payload(seed: int = 0, nice: tuple = ()) -> dict:
             "streams": {"draw": nm.DRAW_STREAM, "ensemble": nm.ENSEMBLE_STREAM, "pairs": nm.PAIRS_STREAM},
             "edges": [float(e) for e in SCORE_EDGES], "dPositions": list(d_positions()),
             "niceMagnitudes": nice_values}
+
+
+def normalization_payload(seed: int = 0, nice: tuple = ()) -> dict:
+    """What ``normalization.js`` needs for the normalisation explorer of ``seed``: no numbers drawn,
+    only the seed and the streams of the one draw and the many queries (the attention explorer's
+    at d_k = 64 and 16 keys: ``numerics.shared_draw``, ``ensemble_parts``, which the page draws
+    identically), their sizes, LayerNorm's epsilon, the magnitudes the curves are drawn at (the
+    figure's grid), the normalisations' names and the round magnitudes the magnitude slider stops
+    at exactly (``nice``)."""
+    from .. import numerics as nm
+    from ..explorables.text import _subscripts
+    from ..figures import NormalizationFigure
+    from ..normalization import LAYER_NORM_EPS
+
+    seed = v.positive_int(seed, "seed", minimum=0)
+    nice_values = [float(x) for x in nice]
+    positions = [magnitude_position(x) for x in nice_values]
+    if len(set(positions)) != len(positions):
+        raise ValueError(f"nice must hold magnitudes at distinct slider positions, got {nice_values}")
+    return {"seed": seed, "dK": NORMALIZATION_D_K, "nKeys": NORMALIZATION_KEYS, "maxDim": nm.SHARED_MAX_DIM,
+            "maxKeys": nm.SHARED_MAX_KEYS, "nQueries": nm.ENSEMBLE_QUERIES,
+            "streams": {"draw": nm.DRAW_STREAM, "ensemble": nm.ENSEMBLE_STREAM}, "eps": LAYER_NORM_EPS,
+            "grid": [float(m) for m in NormalizationFigure.GRID],
+            "names": {m: _subscripts(NormalizationFigure.NAMES[m]) for m in NormalizationFigure.MODES},
+            "niceMagnitudes": nice_values}
+
+
+#: The normalisation explorer's d_k and number of keys (NormalizationFigure's defaults).
+NORMALIZATION_D_K = 64
+NORMALIZATION_KEYS = 16
+#: The gain slider: position k of GAIN_STEPS is g = 2^(k / 100), from 1 to 128.
+GAIN_STEPS = 700
+
+
+def gain_position(gain: float) -> int:
+    """The gain slider's position nearest ``gain`` (``normalization_view.js``, ``normalizationPositions``)."""
+    g = v.positive_real(gain, "gain")
+    if not 1 <= g <= 2 ** (GAIN_STEPS / 100):
+        raise ValueError(f"gain must lie in [1, {2 ** (GAIN_STEPS / 100):g}], got {g}")
+    return int(min(GAIN_STEPS, max(0, round(100 * math.log2(g)))))
 
 
 #: The attention explorer's magnitude slider: MAGNITUDE_STEPS log steps over MAGNITUDE_RANGE.

@@ -7,8 +7,8 @@
 // Everything is recomputed by attention.js from the seed; nothing is an image.
 import {attentionModel, attentionReadout, D_RANGE, MAGNITUDE_RANGE} from "./attention.js";
 import {formatFixed, formatGeneral, readoutNumber} from "./format.js";
-import {panelFocus, xAxis} from "./axes.js";
-import {B, H, L, R, W, addStyles, dataTable, html, node, panel, readoutTable, yAxis} from "./view.js";
+import {xAxis} from "./axes.js";
+import {B, H, L, R, W, addStyles, html, logPositions, node, panel, panelFocus, indexAtOrBelow, scaffold, sliderRow, yAxis} from "./view.js";
 
 // The book's red and blue (figures.style.COLORS): red filled and solid, blue outlined and dashed,
 // so that the two tell apart in greyscale too.
@@ -159,23 +159,14 @@ function dataRows(state, row) {
 // log steps from 1 to 1024 reach, with the powers of two), and the magnitude slider's (1 000 log
 // steps from 0.1 to 10, the nearest to each of payload.niceMagnitudes snapped to it).
 export function attentionPositions(payload) {
-  const ds = payload.dPositions, [lo, hi] = MAGNITUDE_RANGE, nice = payload.niceMagnitudes || [];
-  const exact = m => MAGNITUDE_STEPS * Math.log(m / lo) / Math.log(hi / lo);
-  const snapped = new Map(nice.map(m => [Math.round(exact(m)), m]));
+  const ds = payload.dPositions;
+  const m = logPositions(MAGNITUDE_RANGE[0], MAGNITUDE_RANGE[1], MAGNITUDE_STEPS, payload.niceMagnitudes || []);
   return {
     dSteps: ds.length - 1,
     toD: k => ds[Math.min(ds.length - 1, Math.max(0, k))],
-    fromD: d => {  // the position of d, or of the largest position below it
-      let a = 0, b = ds.length - 1;
-      while (a < b) {
-        const mid = Math.ceil((a + b) / 2);
-        if (ds[mid] <= d) a = mid; else b = mid - 1;
-      }
-      return a;
-    },
-    toMagnitude: k => (snapped.has(k) ? snapped.get(k) : k <= 0 ? lo : k >= MAGNITUDE_STEPS ? hi
-      : lo * (hi / lo) ** (k / MAGNITUDE_STEPS)),
-    fromMagnitude: m => Math.min(MAGNITUDE_STEPS, Math.max(0, Math.round(exact(m)))),
+    fromD: d => indexAtOrBelow(ds, d),
+    toMagnitude: m.to,
+    fromMagnitude: m.from,
   };
 }
 
@@ -188,15 +179,8 @@ function controls(root, ids, at) {
   }
   const base = root.id || `asb-attention-${Math.random().toString(36).slice(2, 8)}`;
   const box = html("div", {class: "asb-controls"}, root);
-  const slider = (name, text, max) => {
-    const control = html("div", {class: "asb-control"}, box);
-    html("label", {for: `${base}-${name}`}, control, text);
-    const span = html("span", {class: "asb-slider"}, control);
-    const input = html("input", {type: "range", id: `${base}-${name}`, min: 0, max, step: 1}, span);
-    return [input, html("output", {for: `${base}-${name}`}, span)];
-  };
-  const [d, dShown] = slider("d_k", "key dimension dₖ", at.dSteps);
-  const [m, mShown] = slider("magnitude", "vector magnitude m (std of each component)", MAGNITUDE_STEPS);
+  const [d, dShown] = sliderRow(box, `${base}-d_k`, "key dimension dₖ", at.dSteps);
+  const [m, mShown] = sliderRow(box, `${base}-magnitude`, "vector magnitude m (std of each component)", MAGNITUDE_STEPS);
   return {d, m, dShown, mShown};
 }
 
@@ -217,25 +201,14 @@ export function mountAttention(root, payload, {d_k = 64, magnitude = 1, n_keys =
     input.d.max = String(at.dSteps);
     input.m.max = String(MAGNITUDE_STEPS);
   }
-  let stack = root.querySelector(".asb-stack");
-  if (!stack) stack = html("div", {class: "asb-stack"}, html("div", {class: "asb-scroll"}, root));
-  stack.replaceChildren();  // the build's picture for a page without scripts
-  stack.classList.add("asb-panels");
-  stack.setAttribute("role", "img");
+  const {stack, key, setReadout, setData} = scaffold(root, ["key", "q·k", "weight, unscaled", "q·k/√dₖ", "weight, scaled"],
+    dataRows);
   const drawWeights = weightsPanel(panel(stack, "weights of one draw"), payload.maxKeys);
   const drawGradient = gradientPanel(panel(stack, "gradient P(1 − P)"), payload.maxKeys);
   const drawSpread = spreadPanel(panel(stack, `|q·k| of ${payload.nPairs} random pairs`), payload.edges);
-  const key = html("p", {class: "asb-key"});
-  (stack.parentElement.classList.contains("asb-scroll") ? stack.parentElement : stack).after(key);
   key.textContent = "Red, filled, solid: unscaled; blue, outlined, dashed: scaled by 1/√dₖ. Lines and bands: " +
     `mean and middle 80 % of ${payload.nQueries} queries. Right: dashed and dotted steps, the predictions ` +
     "N(0, m⁴dₖ) and N(0, m⁴).";
-  let box = root.querySelector(".asb-readout");
-  if (!box) box = html("div", {class: "asb-readout"}, root);
-  const setReadout = readoutTable(box);
-  const details = html("details", {class: "asb-numbers"});
-  box.after(details);
-  const setData = dataTable(details, ["key", "q·k", "weight, unscaled", "q·k/√dₖ", "weight, scaled"], dataRows);
   let state = null, current = {d_k, magnitude, n_keys};
   function set(values) {
     current = {...current, ...values};

@@ -1,5 +1,5 @@
 // What the views with x axes share (context_view.js, attention_view.js; the scale view has none, so
-// its pages do not carry this): an x axis and the panel focus of Present mode on a phone.
+// its pages do not carry this): an x axis, and the markers of curves.
 import {B, H, L, R, W, node} from "./view.js";
 
 // An x axis at the panel's foot: ticks [value, label, minor] (a minor tick's label is hidden in
@@ -16,8 +16,10 @@ export function xAxis(svg, ticks, x, caption) {
   node("text", {x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", class: "asb-label"}, svg, caption);
 }
 
-// showPanel(k) of a view: panel k gets the focus class (Present mode on a phone shows only it).
-export function panelFocus(stack) {
-  const panels = [...stack.querySelectorAll(".asb-panel")];
-  return k => panels.forEach((p, i) => p.classList.toggle("asb-focus", i === k));
+// A marker of `shape` centred at (0, 0), radius r: a path, moved with a transform.
+export function markerPath(shape, r) {
+  if (shape === "square") return `M${-r},${-r}h${2 * r}v${2 * r}h${-2 * r}z`;
+  if (shape === "triangle") return `M0,${-1.2 * r}L${1.1 * r},${0.8 * r}H${-1.1 * r}z`;
+  if (shape === "diamond") return `M0,${-1.3 * r}L${r},0L0,${1.3 * r}L${-r},0z`;
+  return `M${-r},0a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`;
 }

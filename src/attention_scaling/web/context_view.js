@@ -6,8 +6,8 @@
 // "data" table. Everything is recomputed by context.js from the seed; nothing is an image.
 import {contextModel, contextReadout, METHODS} from "./context.js";
 import {formatFixed, formatGeneral, readoutNumber} from "./format.js";
-import {panelFocus, xAxis} from "./axes.js";
-import {B, H, L, R, W, addStyles, dataTable, html, node, panel, readoutTable, yAxis} from "./view.js";
+import {markerPath, xAxis} from "./axes.js";
+import {B, H, L, R, W, addStyles, choiceRow, html, node, panel, panelFocus, indexAtOrBelow, scaffold, sliderRow, yAxis} from "./view.js";
 
 // Each method's colour, marker and line, as the Python figure draws them (context._STYLE):
 // told apart in greyscale too.
@@ -18,14 +18,6 @@ const STYLE = {
   "zero-logit": {colour: "#9467bd", marker: "diamond", dash: "2 3", words: "purple, dotted"},
 };
 export const GAP_STEPS = 400, GAP_MAX = 20;  // the gap slider: position k is the gap k / 20
-
-// A marker of `shape` centred at (0, 0), radius r: a path, moved with a transform.
-function markerPath(shape, r) {
-  if (shape === "square") return `M${-r},${-r}h${2 * r}v${2 * r}h${-2 * r}z`;
-  if (shape === "triangle") return `M0,${-1.2 * r}L${1.1 * r},${0.8 * r}H${-1.1 * r}z`;
-  if (shape === "diamond") return `M0,${-1.3 * r}L${r},0L0,${1.3 * r}L${-r},0z`;
-  return `M${-r},0a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`;
-}
 
 // 1: the needle, the strongest distractors, the rest summed and the sink (context.ContextFigure._bars)
 function barsPanel(svg, topKeys) {
@@ -129,14 +121,7 @@ export function contextPositions(payload) {
   return {
     nSteps: ns.length - 1,
     toN: k => ns[Math.min(ns.length - 1, Math.max(0, k))],
-    fromN: n => {  // the position of n, or of the largest position below it
-      let lo = 0, hi = ns.length - 1;
-      while (lo < hi) {
-        const mid = Math.ceil((lo + hi) / 2);
-        if (ns[mid] <= n) lo = mid; else hi = mid - 1;
-      }
-      return lo;
-    },
+    fromN: n => indexAtOrBelow(ns, n),
     toGap: k => Math.min(GAP_STEPS, Math.max(0, k)) / (GAP_STEPS / GAP_MAX),
     fromGap: g => Math.min(GAP_STEPS, Math.max(0, Math.round(g * (GAP_STEPS / GAP_MAX)))),
   };
@@ -154,24 +139,9 @@ function controls(root, ids, payload, at) {
   }
   const base = root.id || `asb-context-${Math.random().toString(36).slice(2, 8)}`;
   const box = html("div", {class: "asb-controls"}, root);
-  const field = html("fieldset", {class: "asb-control asb-choice"}, box);
-  html("legend", {}, field, "method");
-  const options = html("div", {class: "asb-options"}, field);
-  const radios = METHODS.map((m, i) => {
-    const label = html("label", {class: "asb-option"}, options);
-    const input = html("input", {type: "radio", name: `${base}-method`, value: i}, label);
-    label.append(` ${payload.names[m]}`);
-    return input;
-  });
-  const slider = (name, text, max) => {
-    const control = html("div", {class: "asb-control"}, box);
-    html("label", {for: `${base}-${name}`}, control, text);
-    const span = html("span", {class: "asb-slider"}, control);
-    const input = html("input", {type: "range", id: `${base}-${name}`, min: 0, max, step: 1}, span);
-    return [input, html("output", {for: `${base}-${name}`}, span)];
-  };
-  const [n, nShown] = slider("n", "context length n", at.nSteps);
-  const [gap, gapShown] = slider("gap", "needle's score Δ, distractors ~ N(0, 1)", GAP_STEPS);
+  const radios = choiceRow(box, `${base}-method`, "method", METHODS.map(m => payload.names[m]));
+  const [n, nShown] = sliderRow(box, `${base}-n`, "context length n", at.nSteps);
+  const [gap, gapShown] = sliderRow(box, `${base}-gap`, "needle's score Δ, distractors ~ N(0, 1)", GAP_STEPS);
   return {radios, n, gap, nShown, gapShown};
 }
 
@@ -191,22 +161,10 @@ export function mountContext(root, payload, {n = 1024, gap = 6, method = "plain"
     input.n.max = String(at.nSteps);
     input.gap.max = String(GAP_STEPS);
   }
-  let stack = root.querySelector(".asb-stack");
-  if (!stack) stack = html("div", {class: "asb-stack"}, html("div", {class: "asb-scroll"}, root));
-  stack.replaceChildren();  // the build's picture for a page without scripts
-  stack.classList.add("asb-panels");
-  stack.setAttribute("role", "img");
+  const {stack, key, setReadout, setData} = scaffold(root, ["key", "score", "logit", "weight"], dataRows);
   const drawBars = barsPanel(panel(stack, "weights of one draw"), payload.topKeys);
   const drawParabola = parabolaPanel(panel(stack, "the needle's P(1 − P)"));
   const drawCurves = curvePanel(panel(stack, "the needle's weight"), payload.nValues);
-  const key = html("p", {class: "asb-key"});
-  (stack.parentElement.classList.contains("asb-scroll") ? stack.parentElement : stack).after(key);
-  let box = root.querySelector(".asb-readout");
-  if (!box) box = html("div", {class: "asb-readout"}, root);
-  const setReadout = readoutTable(box);
-  const details = html("details", {class: "asb-numbers"});
-  box.after(details);
-  const setData = dataTable(details, ["key", "score", "logit", "weight"], dataRows);
   let state = null, current = {n, gap, method};
   function set(values) {
     current = {...current, ...values};

@@ -4,7 +4,7 @@
 // image. Colours come from the page (CSS custom properties, `currentColor` for text), so dark
 // mode needs no second drawing; nothing animates.
 import {formatFixed, formatGeneral, readoutNumber} from "./format.js";
-import {B, H, L, R, T, VIEW_CSS, W, addStyles, dataTable, html, node, panel, readoutTable, yAxis} from "./view.js";
+import {B, H, L, R, T, VIEW_CSS, W, addStyles, html, logPositions, node, panel, panelFocus, scaffold, sliderRow, yAxis} from "./view.js";
 import {unpack} from "./payload.js";
 import {SCALE_RANGE, scaleReadout, scaleState} from "./scale.js";
 
@@ -88,18 +88,11 @@ function dataRows(state, row) {
     readoutNumber(p, 4, true, p > 0.5 ? state.gradient[i] / p : null, false), formatGeneral(state.gradient[i], 4)));
 }
 
-// The log slider: position k of STEPS gives s = lo (hi / lo)^(k / STEPS), both ends exactly,
-// except that the position nearest each of `nice` (round values: a lesson's stops, the old
-// grid) gives that value exactly. attention_scaling.web.scale_position is the inverse.
+// The log slider (view.js logPositions) from 0.05 to 100. attention_scaling.web.scale_position is the
+// inverse.
 export function scalePositions(nice = []) {
-  const [lo, hi] = SCALE_RANGE;
-  const exact = v => STEPS * Math.log(v / lo) / Math.log(hi / lo);
-  const snapped = new Map(nice.map(v => [Math.round(exact(v)), v]));
-  return {
-    steps: STEPS,
-    toScale: k => (snapped.has(k) ? snapped.get(k) : k <= 0 ? lo : k >= STEPS ? hi : lo * (hi / lo) ** (k / STEPS)),
-    toStep: v => Math.min(STEPS, Math.max(0, Math.round(exact(v)))),
-  };
+  const at = logPositions(SCALE_RANGE[0], SCALE_RANGE[1], STEPS, nice);
+  return {steps: STEPS, toScale: at.to, toStep: at.from};
 }
 
 // The slider (label, range input, value, unit) as the book's players mark it up; or the one the
@@ -107,13 +100,8 @@ export function scalePositions(nice = []) {
 function slider(root, id) {
   const found = root.querySelector(`#${CSS.escape(id)}`);
   if (found) return {input: found, shown: root.querySelector(`output[for="${id}"]`)};
-  const controls = html("div", {class: "asb-controls"}, root);
-  const control = html("div", {class: "asb-control"}, controls);
-  html("label", {for: id}, control, "scale s (inverse temperature 1/T)");
-  const box = html("span", {class: "asb-slider"}, control);
-  const input = html("input", {type: "range", id, min: 0, max: STEPS, step: 1}, box);
-  const shown = html("output", {for: id}, box);
-  html("span", {class: "asb-unit"}, box);
+  const [input, shown] = sliderRow(html("div", {class: "asb-controls"}, root), id, "scale s (inverse temperature 1/T)",
+    STEPS, "");
   return {input, shown};
 }
 
@@ -134,11 +122,7 @@ export function mountScale(root, packed, {scale = 1, inputId = null, slider: wit
     input.max = String(at.steps);
     input.step = "1";
   }
-  let stack = root.querySelector(".asb-stack");
-  if (!stack) stack = html("div", {class: "asb-stack"}, html("div", {class: "asb-scroll"}, root));
-  stack.replaceChildren();  // the build's picture for a page without scripts
-  stack.classList.add("asb-panels");
-  stack.setAttribute("role", "img");
+  const {stack, key, setReadout, setData} = scaffold(root, ["i", "score zᵢ", "weight Pᵢ", "Pᵢ(1 − Pᵢ)"], dataRows);
   const n = payload.z.length;
   const pSvg = panel(stack, "weights P = softmax(s z)");
   const drawP = barPanel(pSvg, n, yAxis(pSvg, [0, 0.2, 0.4, 0.6, 0.8, 1], 1.02, "weight Pᵢ", 1), "--asb-weight", 1.02);
@@ -149,16 +133,9 @@ export function mountScale(root, packed, {scale = 1, inputId = null, slider: wit
   const jSvg = panel(stack, "Jacobian ∂Pᵢ/∂zⱼ");
   const drawJ = heatPanel(jSvg, n);
   // the key the matplotlib figure gives in its title lines
-  const key = html("p", {class: "asb-key"}, null,
+  key.textContent =
     `Dashed line and grey band: the mean and the middle 80 % of the largest weight (left) and of the ` +
-    `largest Pᵢ(1 − Pᵢ) (middle) over ${payload.draws.length} draws; dotted line: the ceiling ¼.`);
-  (stack.parentElement.classList.contains("asb-scroll") ? stack.parentElement : stack).after(key);
-  let box = root.querySelector(".asb-readout");
-  if (!box) box = html("div", {class: "asb-readout"}, root);
-  const setReadout = readoutTable(box);
-  const details = html("details", {class: "asb-numbers"});
-  box.after(details);
-  const setData = dataTable(details, ["i", "score zᵢ", "weight Pᵢ", "Pᵢ(1 − Pᵢ)"], dataRows);
+    `largest Pᵢ(1 − Pᵢ) (middle) over ${payload.draws.length} draws; dotted line: the ceiling ¼.`;
   let state = null;
   function set(s) {
     const clamped = Math.min(SCALE_RANGE[1], Math.max(SCALE_RANGE[0], Number(s)));
@@ -182,11 +159,9 @@ export function mountScale(root, packed, {scale = 1, inputId = null, slider: wit
   const fromInput = () => set(at.toScale(Number(input.value)));
   if (input) input.addEventListener("input", fromInput);
   set(scale);
-  const panels = [...stack.querySelectorAll(".asb-panel")];
-  const showPanel = k => panels.forEach((p, i) => p.classList.toggle("asb-focus", i === k));
   // Present mode's stops when the lesson has none: the round values, as player.js words them
   const roundStops = (payload.nice || []).map(v => ({caption: `scale s = ${formatGeneral(v, 3)}`, at: [at.toStep(v)]}));
-  return {set, fromInput, showPanel, roundStops, get state() { return state; }};
+  return {set, fromInput, showPanel: panelFocus(stack), roundStops, get state() { return state; }};
 }
 
 // The scale view's two colours, in light and dark, beyond the looks every view shares (view.js).

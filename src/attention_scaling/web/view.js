@@ -130,6 +130,80 @@ export function addStyles(id = "asb-view-css", css = VIEW_CSS) {
   document.head.appendChild(style);
 }
 
+// A labelled range input over positions 0 to `max` in the controls box `box`, with the value shown
+// after it (and a unit, if any): [input, output].
+export function sliderRow(box, id, text, max, unit = null) {
+  const control = html("div", {class: "asb-control"}, box);
+  html("label", {for: id}, control, text);
+  const span = html("span", {class: "asb-slider"}, control);
+  const input = html("input", {type: "range", id, min: 0, max, step: 1}, span);
+  const shown = html("output", {for: id}, span);
+  if (unit !== null) html("span", {class: "asb-unit"}, span, unit);
+  return [input, shown];
+}
+
+// A group of radio buttons named `name` in the controls box `box`, one an option: the inputs.
+export function choiceRow(box, name, legend, options) {
+  const field = html("fieldset", {class: "asb-control asb-choice"}, box);
+  html("legend", {}, field, legend);
+  const row = html("div", {class: "asb-options"}, field);
+  return options.map((text, i) => {
+    const label = html("label", {class: "asb-option"}, row);
+    const input = html("input", {type: "radio", name, value: i}, label);
+    label.append(` ${text}`);
+    return input;
+  });
+}
+
+// What every view mounts around its panels: the figure's box (the page's .asb-stack, emptied of the
+// build's picture for a page without scripts, or a new one), the key line after it, the readout
+// (the page's .asb-readout or a new one) and the Data disclosure after that, headed by `columns`
+// and filled by `fill` (dataTable). Returns {stack, key, setReadout, setData}.
+export function scaffold(root, columns, fill) {
+  let stack = root.querySelector(".asb-stack");
+  if (!stack) stack = html("div", {class: "asb-stack"}, html("div", {class: "asb-scroll"}, root));
+  stack.replaceChildren();
+  stack.classList.add("asb-panels");
+  stack.setAttribute("role", "img");
+  const key = html("p", {class: "asb-key"});
+  (stack.parentElement.classList.contains("asb-scroll") ? stack.parentElement : stack).after(key);
+  let box = root.querySelector(".asb-readout");
+  if (!box) box = html("div", {class: "asb-readout"}, root);
+  const setReadout = readoutTable(box);
+  const details = html("details", {class: "asb-numbers"});
+  box.after(details);
+  return {stack, key, setReadout, setData: dataTable(details, columns, fill)};
+}
+
+// A log slider: position k of `steps` gives lo (hi / lo)^(k / steps), both ends exactly, except
+// that the position nearest each of `nice` (round values: a lesson's stops) gives that value
+// exactly. {steps, to(k), from(value)}; the package's *_position functions are the inverse.
+export function logPositions(lo, hi, steps, nice = []) {
+  const exact = v => steps * Math.log(v / lo) / Math.log(hi / lo);
+  const snapped = new Map(nice.map(v => [Math.round(exact(v)), v]));
+  return {
+    steps,
+    to: k => (snapped.has(k) ? snapped.get(k) : k <= 0 ? lo : k >= steps ? hi : lo * (hi / lo) ** (k / steps)),
+    from: v => Math.min(steps, Math.max(0, Math.round(exact(v)))),
+  };
+}
+
+// The position of `x` among the increasing `values` (a slider's), or of the largest value below it.
+export function indexAtOrBelow(values, x) {
+  let lo = 0, hi = values.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (values[mid] <= x) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}
+
+// showPanel(k) of a view: panel k gets the focus class (Present mode on a phone shows only it).
+export function panelFocus(stack) {
+  const panels = [...stack.querySelectorAll(".asb-panel")];
+  return k => panels.forEach((p, i) => p.classList.toggle("asb-focus", i === k));
+}
+
 // The "Data" disclosure: a table of the current state's numbers, headed by `columns`; `fill(state,
 // row)` adds its rows, row(label, ...cells). Rebuilt on every change.
 export function dataTable(details, columns, fill) {
