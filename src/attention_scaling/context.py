@@ -559,8 +559,6 @@ class ContextFigure(BlitFigure[ContextState]):
     log partition is precomputed at init, so an update costs a few logistic functions.
     """
 
-    #: The needle's weight against n (the third panel): a phone's player opens on it.
-    key_axes = property(lambda self: self.fig.axes[2])
 
     def __init__(self, seed: int = EXPLORER_SEED, s: float = LOGN_S, cap: float = CAP, width: float = 9.6,
                  height: float = 5.2, dpi: int = 100):

@@ -17,14 +17,13 @@ from typing import Any
 
 import html
 import math
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import _validate as v
 
-__all__ = ["Row", "Group", "Readout", "readout_number", "readout_mean", "readout_html", "fill", "NONE"]
+__all__ = ["Row", "Group", "Readout", "readout_number", "readout_mean", "readout_html", "NONE"]
 
 #: The cell of a measure a frame does not have (the sink of a method without one).
 NONE = "none"
@@ -159,7 +158,8 @@ class Readout:
         return [c for g in self.groups for r in g.rows for c in r.cells(self.has_means)]
 
     def values(self) -> list[str]:
-        """What a static player stores per frame: the lead, then :meth:`cells`."""
+        """The lead, then :meth:`cells`: every string the table shows (what the page's module
+        writes, compared string for string)."""
         return [self.lead, *self.cells()]
 
     def row(self, caption: str, label: str) -> Row:
@@ -195,20 +195,6 @@ class Readout:
     def alt(self) -> str:
         """The figure's alt text: what it is, the readout's numbers, what its panels draw."""
         return " ".join(x for x in (self.intro, self.text, self.figure) if x)
-
-    def template(self, alt: bool) -> str:
-        """:attr:`alt` (or :attr:`text`) with ``{0}`` for the lead and ``{1}``… for the cells:
-        :func:`fill` with :meth:`values` gives it back (player.js does the same)."""
-        sentence = self._sentence([f"{{{i}}}" for i in range(len(self.values()))])
-        return " ".join(x for x in (self.intro, sentence, self.figure) if x) if alt else sentence
-
-
-_SLOT = re.compile(r"\{(\d+)\}")
-
-
-def fill(template: str, values: list[str]) -> str:
-    """A :meth:`Readout.template` with its slots filled, as player.js fills it."""
-    return _SLOT.sub(lambda m: values[int(m.group(1))], template)
 
 
 def readout_html(r: Readout, live_region: bool = True) -> str:

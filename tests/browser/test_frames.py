@@ -13,7 +13,6 @@ Chromium on the built book, served over HTTP and opened from file://.
 from __future__ import annotations
 
 import base64
-import dataclasses
 import io
 import hashlib
 import json
@@ -186,32 +185,6 @@ def test_a_missing_frame_file_fails_the_build(small_site):
 def test_budget_is_validated(small_site, budget):
     with pytest.raises(ValueError, match="budget"):
         externalize_frames(small_site, budget=budget)
-
-
-def test_the_real_player_markup_is_rewritten(tmp_path):
-    """The hook reads what ``Explorable.static_html`` writes (on a two-point grid)."""
-    from attention_scaling.explorables import scale_explorer
-
-    explorer = scale_explorer()
-    control = explorer.controls[0]
-    other = next(v for v in control.values if v != control.default)
-    # the lesson's stops are not on a two-point grid (the player would refuse them): none here
-    explorer = dataclasses.replace(explorer, controls=[dataclasses.replace(control, values=(control.default, other))],
-                                   stops=(), web=None, payload=None)  # a frame player
-    html_text = explorer.static_html()
-    inline = json.loads(re.search(r'class="asb-data">(.*?)</script>', html_text, re.S).group(1))["frames"]
-    (tmp_path / "book").mkdir()
-    target = tmp_path / "book" / "page.html"
-    target.write_text(page(html_text))
-    report = externalize_frames(tmp_path)
-    assert [p["frames"] for p in report["book/page.html"]] == [2]
-    text = target.read_text()
-    assert "data:image/png" not in text
-    urls = json.loads(re.search(r'class="asb-data">(.*?)</script>', text, re.S).group(1))["frames"]
-    assert [(target.parent / u).read_bytes() for u in urls] == [base64.b64decode(f) for f in inline]
-    for cls in ("asb-background", "asb-frame"):
-        src = re.search(rf'<img class="{cls}" src="([^"]+)"', text).group(1)
-        assert src.startswith("../_images/asb/") and (target.parent / src).is_file()
 
 
 def test_an_explorer_that_computes_in_the_page_ships_its_picture_as_a_file(tmp_path):

@@ -3,20 +3,16 @@ the static player holds one frame per grid point, and the live widget redraws.""
 
 from __future__ import annotations
 
-import base64
 import functools
-import io
 import json
 import re
 
 import numpy as np
 import pytest
-from PIL import Image
 
 from attention_scaling import diagonal_gradient, entropy, softmax, softmax_jacobian
 from attention_scaling.explorables import (
     ATTENTION_MAGNITUDES,
-    FRAME_BUDGET_BYTES,
     SCALES,
     STATIC_ENV,
     attention_explorer,
@@ -26,8 +22,6 @@ from attention_scaling.explorables import (
 )
 from attention_scaling.figures import D_VALUES, MAX_KEYS, SCORE_EDGES, AttentionFigure, ScaleFigure
 from attention_scaling.numerics import normal_cdf, pair_scores
-from checks import caches_frames, find_widgets, shown_view, player_text
-from frame_explorer import frame_normalization_explorer
 
 
 @pytest.fixture(scope="module")
@@ -142,16 +136,6 @@ def test_blit_frame_equals_full_redraw(attention_fig):
     assert differs.mean() < 0.005
 
 
-def test_layer_over_background_equals_frame(attention_fig):
-    attention_fig.update(d_k=64, magnitude=1.0, n_keys=16, seed=0)
-    frame = attention_fig.render()[..., :3].astype(int)
-    bg = Image.open(io.BytesIO(attention_fig.background_png())).convert("RGBA")
-    layer = Image.open(io.BytesIO(attention_fig.layer_png())).convert("RGBA")
-    composite = np.asarray(Image.alpha_composite(bg, layer))[..., :3].astype(int)
-    # the layer is quantised to 64 colours: allow small colour error on a few pixels
-    assert np.mean(np.abs(composite - frame)) < 0.5
-
-
 def player_data(html_text):
     match = re.search(r'<script type="application/json" class="asb-data">(.*?)</script>', html_text, re.S)
     return json.loads(match.group(1))
@@ -164,27 +148,8 @@ def attention_player():
 
 @functools.cache
 def static_player(make) -> str:
-    """The static player of an explorer as the book ships it, drawn once for this module: every
-    test that only reads one shares it (a player draws all its frames, 3-10 s)."""
+    """The page's markup of an explorer as the book ships it, made once for this module."""
     return make().static_html()
-
-
-def test_player_holds_one_frame_per_grid_point():
-    """A frame player (the normalisation explorer's): one frame per point of its grid."""
-    from attention_scaling.explorables import QK_GAINS
-
-    data = player_data(static_player(frame_normalization_explorer))
-    sizes = [len(c["values"]) for c in data["controls"]]
-    assert sizes == [3, len(ATTENTION_MAGNITUDES), len(QK_GAINS)]
-    n = int(np.prod(sizes))
-    assert len(data["frames"]) == len(data["readout"]["values"]) == n
-    assert len(set(data["frames"])) == n  # every frame differs
-    for frame in data["frames"][:3]:
-        assert base64.b64decode(frame).startswith(b"\x89PNG")
-    assert "at magnitude m = 0.1." in player_text(data, 0)
-    assert "LayerNorm on q and k, at magnitude m = 10." in player_text(data, n - 1)
-    total = sum(len(f) for f in data["frames"])
-    assert total <= FRAME_BUDGET_BYTES
 
 
 def test_the_attention_page_is_its_module_with_the_stops_at_slider_positions(attention_player):
@@ -229,31 +194,27 @@ def test_magnitude_grid_is_dense_where_weights_saturate():
     assert list(ATTENTION_MAGNITUDES) == sorted(ATTENTION_MAGNITUDES)
 
 
-def test_normalization_player_has_radio_choice_and_gain():
-    from attention_scaling.explorables import QK_GAINS
+def test_the_normalization_page_has_radio_choice_magnitude_and_gain():
+    """The normalisation explorer computes in the page: a group of radio buttons named in words
+    (no code names in the markup), then the magnitude's and the gain's sliders at the default's
+    positions; its payload is the seed and constants."""
+    from attention_scaling import web
 
-    markup = static_player(frame_normalization_explorer)
+    markup = static_player(normalization_explorer)
     data = player_data(markup)
+    assert data["module"]["mount"] == "mountNormalization" and "frames" not in data
+    assert data["payload"] == web.normalization_payload(0, nice=ATTENTION_MAGNITUDES)
     assert [c["kind"] for c in data["controls"]] == ["radio", "range", "range"]
-    assert data["controls"][0]["values"] == ["scaled by 1/√d_k", "QK-norm", "LayerNorm on q and k"]
     radios = re.findall(r'<input type="radio" name="([^"]+)" value="(\d)"( checked)?>', markup)
     assert [(v, c) for _, v, c in radios] == [("0", " checked"), ("1", ""), ("2", "")]
     assert len({n for n, _, _ in radios}) == 1
     legend = re.search(r'<fieldset class="asb-control asb-choice" id="([^"]+)"><legend>([^<]+)</legend>', markup)
     assert legend and legend.group(1) == radios[0][0] and legend.group(2) == "normalisation"
-    assert "qk-l2" not in markup and "qk-layernorm" not in markup
-    n_m, n_g = len(ATTENTION_MAGNITUDES), len(QK_GAINS)
-    assert len(data["frames"]) == 3 * n_m * n_g
-    # mixed radix (last control fastest): QK-norm at m = 1 with gains 8 and 32
-    def at(mode, m, g):
-        return (mode * n_m + ATTENTION_MAGNITUDES.index(m)) * n_g + QK_GAINS.index(g)
-    lead = [values[0] for values in data["readout"]["values"]]
-    assert lead[at(1, 1.0, 8.0)].endswith("QK-norm, at magnitude m = 1, gain g = 8.")
-    assert lead[at(1, 1.0, 32.0)].endswith("gain g = 32.")
-    assert "gain g" not in lead[at(0, 1.0, 32.0)]
-    assert "(QK-norm at gain g = 32)" in player_text(data, at(0, 1.0, 32.0))  # the right panel's curve
-    # the gain moves the QK-norm curve on the right panel, whichever normalisation is shown
-    assert data["frames"][at(0, 1.0, 8.0)] != data["frames"][at(0, 1.0, 32.0)]
+    page = markup.split('class="asb-data"')[0]  # (the payload names the modes as the module does)
+    assert "qk-l2" not in page and "qk-layernorm" not in page
+    positions = re.findall(r'<input type="range" id="[^"]+" min="0" max="(\d+)" step="1" value="(\d+)"', markup)
+    assert positions == [(str(web.MAGNITUDE_STEPS), str(web.magnitude_position(1.0))),
+                         (str(web.GAIN_STEPS), str(web.gain_position(8.0)))]
 
 
 def test_the_scale_explorer_computes_in_the_page():
@@ -344,97 +305,25 @@ def test_display_switches_on_the_build_variable(monkeypatch):
         assert box._repr_mimebundle_()["application/vnd.jupyter.widget-view+json"] == view
 
 
-def test_live_widget_redraws_on_slider_change():
-    """A frame explorer's live widget (the normalisation explorer's): a slider redraws the layer
-    and the readout; the background is sent once."""
-    exp = frame_normalization_explorer()
-    box = exp.widget()
+def test_live_normalization_choice_is_radio_buttons_in_words(monkeypatch):
+    """In Jupyter the choice is an ipywidgets RadioButtons named in words (its arrow keys its
+    own), linked by its index to the module's view; the sliders are log sliders."""
     import ipywidgets as w
 
-    sliders = {s.description: s for s in find_widgets((w.SelectionSlider, w.FloatLogSlider, w.IntSlider), box)}
-    assert set(sliders) == {"vector magnitude $m$ (std of each component)",
-                            "QK-norm gain $g$ (moves the QK-norm curve)"}
-    for s in sliders.values():  # each slider has a row of its own, so its track keeps room to be dragged
-        assert s.layout.width == "100%" and s.style.description_width == "initial"
-    background = next(find_widgets(w.GridBox, box)).children[0]
-    image, readout = shown_view(box)
-    before_img, before_text, before_bg = image.value, readout.value, background.value
-    next(find_widgets(w.RadioButtons, box)).value = "qk-l2"
-    sliders["QK-norm gain $g$ (moves the QK-norm curve)"].value = 32.0
-    image, readout = shown_view(box)
-    assert image.value != before_img and readout.value != before_text
-    assert background.value == before_bg  # sent once
-    assert exp.figure.state.gain == 32.0
-    from attention_scaling.explorables import cached_layer_png
-    # the layer of the new state
-    assert image.value == (cached_layer_png(exp.figure) if caches_frames() else exp.figure.live_layer_png())
+    from attention_scaling.explorables import RADIO_CLASS
 
-
-@pytest.mark.parametrize("make", [frame_normalization_explorer])
-def test_live_frame_is_a_background_and_a_layer_stacked_as_one_image(make):
-    """The live frame: the background and the cache's Tab in the one cell of a grid, the
-    background first (under), both as wide as the cell, so they scale together like one
-    image; the shown view's layer over the background is the blitted frame (its 32 colours
-    as in the static players). The page gets no echo of a control's value or of the Tab's
-    selected view."""
-    import ipywidgets as w
-
-    exp = make()
-    box = exp.widget()
-    stacks = [c for c in box.children if isinstance(c, w.GridBox)]
-    assert len(stacks) == 1 and "asb-live-frame" in stacks[0]._dom_classes
-    stack = stacks[0]
-    assert stack.layout.grid_template_areas == '"frame"' and stack.layout.width == "100%"
-    assert stack.layout.grid_template_columns == "minmax(0, 1fr)"
-    background, over = stack.children
-    assert isinstance(background, w.Image) and isinstance(over, w.Tab if caches_frames() else w.Image)
-    for part in (background, over):
-        assert part.layout.grid_area == "frame" and part.layout.width == "100%"
-    layer, readout = shown_view(box)
-    assert isinstance(layer, w.Image) and layer.format == "png" and layer.layout.width == "100%"
-    bg = Image.open(io.BytesIO(background.value))
-    top = Image.open(io.BytesIO(layer.value))
-    assert bg.size == top.size == exp.figure.fig.canvas.get_width_height()
-    top = top.convert("RGBA")
-    assert np.mean(np.asarray(top)[..., 3] == 0) > 0.5  # mostly transparent
-    composite = np.asarray(Image.alpha_composite(bg.convert("RGBA"), top))[..., :3].astype(int)
-    frame = exp.figure.render()[..., :3].astype(int)
-    if not caches_frames():  # the exact layer of the kernel path
-        assert np.abs(composite - frame).mean() < 0.1
-        assert (np.abs(composite - frame).max(axis=2) > 2).mean() < 1e-3
-    assert np.abs(composite - frame).mean() < 0.5  # quantised like the static players' layers
-    # and no worse than theirs: the static layer (BlitFigure.layer_png) over the same background
-    static = Image.open(io.BytesIO(exp.figure.layer_png())).convert("RGBA")
-    static = np.asarray(Image.alpha_composite(bg.convert("RGBA"), static))[..., :3].astype(int)
-    assert np.abs(composite - frame).mean() <= 1.05 * np.abs(static - frame).mean() + 1e-9
-    controls = [c for c in box.children if isinstance(c, (w.SelectionSlider, w.FloatLogSlider, w.IntSlider,
-                                                          w.RadioButtons))]
-    assert controls
-    for c in controls:
-        synced = "index" if c.has_trait("index") else "value"
-        assert c.trait_metadata(synced, "echo_update", default=True) is False
-    if caches_frames():
-        assert over.trait_metadata("selected_index", "echo_update", default=True) is False
-
-
-def test_live_normalization_choice_is_radio_buttons_in_words():
-    import ipywidgets as w
-
-    exp = frame_normalization_explorer()
-    box = exp.widget()
+    monkeypatch.delenv(STATIC_ENV, raising=False)
+    box = normalization_explorer().widget()
     radios = [c for c in box.children if isinstance(c, w.RadioButtons)]
-    assert len(radios) == 1
+    assert len(radios) == 1 and RADIO_CLASS in radios[0]._dom_classes
     assert [label for label, _ in radios[0].options] == ["scaled by 1/√dₖ", "QK-norm", "LayerNorm on q and k"]
-    gain = next(c for c in box.children if isinstance(c, w.FloatLogSlider) and "gain" in c.description)
-    radios[0].value = "qk-l2"
-    gain.value = 32.0
-    assert exp.figure.state.mode == "qk-l2" and exp.figure.state.gain == 32.0
-    readout = shown_view(box)[1].value
-    assert "QK-norm, at magnitude m = 1, gain g = 32." in readout
+    assert [type(c).__name__ for c in box.children[1:4]] == ["RadioButtons", "FloatLogSlider", "FloatLogSlider"]
+    link = next(k for k in box.links if k.source[0] is radios[0])
+    assert link.source[1] == "index" and link.target == (box.view, "mode")
 
 
 def test_static_frames_are_deterministic():
-    """Two exports of the same explorable ship identical frames, alt texts and readouts."""
+    """Two exports of the same explorable ship identical data (payload, controls, stops)."""
     first = player_data(static_player(scale_explorer))
     second = player_data(scale_explorer().static_html())
     for data in (first, second):  # element ids are numbered per page, not part of the content
@@ -688,16 +577,6 @@ def test_every_single_draw_readout_sits_beside_its_mean(make, points):
     assert "one draw" in exp.title
 
 
-def test_static_player_readouts_all_show_means():
-    data = player_data(static_player(frame_normalization_explorer))
-    from attention_scaling.explorables import QK_GAINS
-
-    n = len(NormalizationFigure.MODES) * len(ATTENTION_MAGNITUDES) * len(QK_GAINS)
-    assert len(data["readout"]["values"]) == n
-    for text in [player_text(data, i, which) for i in range(n) for which in ("alt", "said")]:
-        assert text.count("(mean ") == 3 and f"Each mean is over {ENSEMBLE_QUERIES} queries" in text
-
-
 def test_exercises_3_3_and_6_1_get_one_answer(attention_fig):
     """magnitude_to_saturate answers both exercises; each explorer's own readouts agree with it."""
     from attention_scaling.explorables import magnitude_to_saturate
@@ -800,14 +679,10 @@ def test_every_lesson_stop_is_a_point_of_its_players_grid(name):
     assert lesson.check_stops(name, grid) == lesson.stops(name)
     assert len(lesson.stops(name)) >= 4
     figure = explorable.make_figure()
-    starts = [figure.panel_start(i) for i in range(len(figure.fig.axes))]
-    assert starts == sorted(starts) and starts[0] < 0.1  # left to right, the first at the edge
     for stop in lesson.stops(name):
         assert 0 < len(stop.caption) <= lesson.CAPTION_MAX
-        assert explorable.grid().count(dict(stop.settings)) == 1
+        assert set(stop.settings) == set(grid) and all(stop.settings[k] in grid[k] for k in grid)
         assert 0 <= stop.panel < len(figure.fig.axes)
-    with pytest.raises(ValueError, match="index must be a panel"):
-        figure.panel_start(len(figure.fig.axes))
 
 
 def test_a_stop_off_the_grid_is_refused_naming_explorer_and_stop():
@@ -833,19 +708,17 @@ def test_a_stop_off_the_grid_is_refused_naming_explorer_and_stop():
         explorable.static_html()
 
 
-def test_player_data_carries_the_stops_as_grid_indices():
-    markup = static_player(frame_normalization_explorer)
+def test_player_data_carries_the_stops_as_slider_positions():
+    from attention_scaling import web
+
+    markup = static_player(normalization_explorer)
     data = player_data(markup)
-    sizes = [len(c["values"]) for c in data["controls"]]
     assert len(data["stops"]) == len(lesson.stops("normalization"))
     for shipped, stop in zip(data["stops"], lesson.stops("normalization")):
-        assert shipped["caption"] == stop.caption
-        index = 0
-        for size, at in zip(sizes, shipped["at"]):  # mixed radix, last control fastest
-            index = index * size + at
-        assert shipped["index"] == index
-        # the frame at that index is the one drawn at the stop's settings (its alt says so)
-        assert f"at magnitude m = {stop.settings['magnitude']:.4g}" in player_text(data, index)
+        assert shipped["caption"] == stop.caption and shipped["panel"] == stop.panel
+        s = stop.settings
+        assert shipped["at"] == [NormalizationFigure.MODES.index(s["mode"]), web.magnitude_position(s["magnitude"]),
+                                 web.gain_position(s["gain"])]
     # presentation mode's markup: a Present button, a caption for the stops, Back, Next and
     # Close buttons that name their keys
     assert '<button type="button" class="asb-present-open"' in markup
@@ -861,42 +734,3 @@ def test_a_player_without_lesson_stops_ships_none():
     explorable = scale_explorer()
     explorable.stops = ()
     assert player_data(explorable.static_html())["stops"] == []
-
-
-def test_every_explorer_figure_names_its_key_panel():
-    """A phone's player opens on its key panel (player.js reads data-key-from): attention's
-    |q·k| panel, the scale explorer's gradients, normalisation's curves against m and the
-    needle's weight against n. The figure says where that panel starts, tick labels
-    included, as a fraction of its width."""
-    from attention_scaling.context import ContextFigure
-
-    for figure, rank in ((ScaleFigure(), 1), (NormalizationFigure(), 1), (ContextFigure(), 2)):
-        start = figure.key_panel_start()  # first: it draws the background, so the layout is final
-        panels = sorted(figure.fig.axes, key=lambda ax: ax.get_position().x0)
-        assert figure.key_axes is panels[rank], type(figure).__name__
-        left = panels[rank].get_tightbbox(figure.canvas.get_renderer()).x0 / figure.fig.bbox.width
-        assert start == pytest.approx(left)
-        assert panels[rank - 1].get_position().x1 < start + 0.1
-    fig = AttentionFigure()
-    start = fig.key_panel_start()
-    renderer = fig.canvas.get_renderer()
-    panels = sorted(fig.fig.axes, key=lambda ax: ax.get_position().x0)
-    assert fig.key_axes is panels[-1]  # the rightmost of the three panels
-    left = panels[-1].get_tightbbox(renderer).x0 / fig.fig.bbox.width
-    assert start == pytest.approx(left) and 0.5 < start < 0.8
-    middle = panels[1].get_position()
-    assert start > middle.x0 + 0.5 * middle.width  # it starts past the middle panel's centre
-
-
-def test_the_players_note_lists_a_doubling_grid_by_its_first_values_and_its_last():
-    """The note under a player names every value it holds, a doubling grid as "{1, 2, 4, …, 1024}"."""
-    from attention_scaling.explorables.controls import _value_set
-
-    controls = {c.name: c for c in attention_explorer().controls}
-    assert _value_set(controls["d_k"]) == "{1, 2, 4, …, 1024}, doubling"
-    assert _value_set(controls["magnitude"]) == "{" + ", ".join(controls["magnitude"].show(x)
-                                                                for x in controls["magnitude"].values) + "}"
-    n = {c.name: c for c in context_explorer(seed=0).controls}["n"]
-    assert _value_set(n) == "{2, 4, 8, …, 65536}, doubling"
-    method = {c.name: c for c in context_explorer(seed=0).controls}["method"]
-    assert _value_set(method).count(", ") >= len(method.values) - 1  # choices: every one named

@@ -70,12 +70,14 @@ def test_it_displays_as_its_box(live):
     assert bundle["text/plain"].endswith("(live: needs a running kernel)")
 
 
-def test_only_an_explorer_with_a_module_has_a_view():
-    from attention_scaling.explorables.widget import module_view
-    from frame_explorer import frame_normalization_explorer
+def test_every_explorer_has_a_module():
+    """An explorer is its module: one without a mount function and a payload is refused."""
+    import dataclasses
 
-    with pytest.raises(ValueError, match="no module to show in Jupyter"):
-        module_view(frame_normalization_explorer())
+    from attention_scaling.explorables import normalization_explorer
+
+    with pytest.raises(ValueError, match="explorer normalization needs web and payload"):
+        dataclasses.replace(normalization_explorer(), web=None, payload=None)
 
 
 def test_the_attention_explorer_has_its_two_sliders_and_the_number_of_keys_linked(live):

@@ -5,6 +5,7 @@ parser of this file (not the formatter's code): at most three significant figure
 a unit of the last digit shown, and never a 0 or 1 for a value that is not exactly that.
 """
 
+import itertools
 import re
 
 import pytest
@@ -13,7 +14,7 @@ from bs4 import BeautifulSoup
 from attention_scaling.explorables import (attention_explorer, context_explorer, normalization_explorer,
                                            scale_explorer)
 from attention_scaling.numerics import Expectation
-from attention_scaling.readout import Group, Readout, Row, fill, readout_html, readout_mean, readout_number
+from attention_scaling.readout import Group, Readout, Row, readout_html, readout_mean, readout_number
 
 NUMBER = re.compile(r"^(?:(?P<one>> 1 − 1e-16)|1 − (?P<gap>\d(?:\.\d+)?e-\d+|\d\.\d+)|(?P<x>\d+\.\d+|\d(?:\.\d+)?e-\d+|0\.0+\d+))$")
 
@@ -114,15 +115,16 @@ def test_table_rows_and_cells_are_the_states_numbers(make):
             assert "±" not in readout.note.replace("± one standard error", "")
         for cell in readout.cells():
             assert cell in alt or cell == "none"
-        assert fill(readout.template(alt=True), readout.values()) == alt
 
 
 @pytest.mark.parametrize("make", list(POINTS), ids=lambda m: m.__name__)
 def test_no_cell_is_a_misleading_zero_or_one_anywhere_on_the_grid(make):
-    """Every frame of every static player: a cell that reads 0 or 1 is exactly that."""
+    """At every combination of each control's round values: a cell that reads 0 or 1 is exactly that."""
     exp = make()
     fig = exp.figure
-    for point in exp.grid():
+    names = [c.name for c in exp.controls]
+    for combo in itertools.product(*[c.values for c in exp.controls]):
+        point = dict(zip(names, combo))
         fig.update(**(exp.defaults() | point))
         readout = exp.describe(fig.state)
         for group in readout.groups:
@@ -153,7 +155,7 @@ def test_readout_validates_its_parts():
         Readout("Lead.", (Group("", (Row("a {0}", 0.5),)),))
     r = Readout("Lead.", (Group("", (Row("a", 0.25), Row("b", None))),), note="Note.")
     assert r.columns == ("measure", "this draw") and r.values() == ["Lead.", "0.250", "none"]
-    assert r.text == "Lead. A 0.250. Note." and r.template(alt=False) == "{0} A {1}. Note."
+    assert r.text == "Lead. A 0.250. Note."
     with pytest.raises(ValueError, match="no row"):
         r.row("", "c")
 

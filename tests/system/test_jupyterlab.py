@@ -4,15 +4,14 @@ Chromium.
 One server (tests/lab_server.py) serves the repository root; one browser opens each
 page by the URL path its launch button uses (Binder's ``urlpath``), runs all cells from
 the Run menu and waits for the kernel. Each page is opened once: :func:`visit` records
-everything the checks need (outputs, rendered markdown, the explorers' controls, frames
-and readouts before and after a key press, a mouse drag and a radio click), then closes
+everything the checks need (outputs, rendered markdown, the explorers' controls, the
+module's drawing and readout before and after a key press, a mouse drag and a radio click), then closes
 the page and shuts its kernel down. The tests below assert on that record.
 
 Checks: no error output, no raw MyST in rendered markdown, the widgets render; moving each
 slider by keyboard (ArrowRight on its handle) and by mouse (dragging its handle) changes the
-frame (the layer image of its stack: the background never changes) and the readout, and
-so does each radio button; the frame's two images coincide, the layer shown on top; each
-slider's track is at least
+module's drawing and its readout, and so does each radio button, with the kernel asleep too;
+the panels sit side by side, nothing over them; each slider's track is at least
 250 px wide at a 1280×900 window with JupyterLab's default layout (file browser open); the
 figure fits its output area (no horizontal scroll); no control label has doubled
 parentheses; the code cells the book hides show collapsed. A screenshot of each explorer is
@@ -40,7 +39,6 @@ MIN_TRACK_PX = 250
 RAW_MYST = ("{glue", "{numref}", "{prf:", ":::", "```{")
 WIDGET_TROUBLE = ("Loading widget...", "Error displaying widget")
 CHANGE_TIMEOUT_MS = 20_000
-ROW_TIMEOUT_MS = 180_000  # a row fills in about 1-25 s; several explorers share one kernel
 # A live explorer: a box whose frame is a stack of two images, the figure's background and
 # the layer of what changes (Explorable.widget); or a box whose view is the page's own module
 # (an anywidget, explorables.widget: SVG panels drawn in the page).
@@ -66,9 +64,7 @@ def lab_server():
 
 # --- driving one page -------------------------------------------------------------------
 
-# The images of a frame the page shows (the background, then the layer), and the readouts it
-# shows. With ipywidgets 8 the layer and readout of each position of the fast slider are
-# one view among the hidden views of a Tab (Explorable.widget, _FrameCache): only one shows.
+# What the module's view shows: its panels' numbers (data-value) and its readout.
 _SHOWN = """const shownImages = s => [...s.querySelectorAll('.widget-image')].filter(e => e.checkVisibility());
     const shownReadouts = b => [...b.querySelectorAll('.widget-html')].filter(e => e.checkVisibility());
     const moduleView = b => b.querySelector(':scope > .asb-widget');
@@ -189,35 +185,6 @@ def _drag(page, handle, dx: float):
     page.mouse.up()
 
 
-_MSG_TYPE = re.compile(rb'"msg_type":\s*"(\w+)"')
-
-
-def _message_type(data) -> str:
-    """The type of a kernel message as the websocket carries it (JSON text, or the binary v1
-    protocol, whose header comes first): its first ``msg_type``."""
-    found = _MSG_TYPE.search(data if isinstance(data, bytes) else data.encode("utf-8"))
-    return found.group(1).decode() if found else "?"
-
-
-def _fast_step(page, i, received: list) -> dict:
-    """Once explorer ``i``'s row is full (its frame has the class ``asb-live-cached``), press
-    ArrowRight on its fast slider and record the frame, the readout and the types of the
-    messages the kernel sent from the key press until the frame settled."""
-    box = _explorer(page, i)
-    try:
-        box.locator(".asb-live-frame.asb-live-cached").wait_for(state="attached", timeout=ROW_TIMEOUT_MS)
-    except Exception:  # playwright's TimeoutError: the row never filled
-        return {"cached": False}
-    handle = box.locator(".asb-fast .noUi-handle")
-    handle.focus()
-    page.wait_for_function(KERNEL_IDLE_JS)
-    page.wait_for_timeout(300)
-    start = len(received)
-    change = _changes(page, i, lambda: page.keyboard.press("ArrowRight"))
-    page.wait_for_timeout(300)  # late messages of this change count for it
-    return change | {"cached": True, "kernel_sent": received[start:]}
-
-
 # The notebook's kernel, asked to sleep: the page's module must repaint meanwhile.
 _SLEEP_JS = """seconds => {
     const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
@@ -255,9 +222,6 @@ def visit(browser, server, urlpath: str) -> dict:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.on("pageerror", lambda e: record["console"].append(f"uncaught: {e}"))
-    received = []  # the type of every message the page receives from a kernel
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda data: received.append(_message_type(data)))
-            if "/api/kernels/" in ws.url else None)
     try:
         record["times"] |= open_and_run_all(page, server, urlpath)
         page.wait_for_timeout(300)  # let the last widgets render
@@ -268,12 +232,10 @@ def visit(browser, server, urlpath: str) -> dict:
             box.scroll_into_view_if_needed()
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             box.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{_name(urlpath)}-{i}.png"))
-            box.locator(".asb-widget" if explorer["module"] else ".asb-live-frame").scroll_into_view_if_needed()
+            assert explorer["module"], f"{urlpath}: explorer {i} is not its module's view"
+            box.locator(".asb-widget").scroll_into_view_if_needed()
             explorer["layerOnTop"] = page.evaluate(_LAYER_ON_TOP, i)
-            if explorer["module"]:
-                explorer["asleep"] = _step_while_the_kernel_sleeps(page, i)
-            else:
-                explorer["fast"] = _fast_step(page, i, received)
+            explorer["asleep"] = _step_while_the_kernel_sleeps(page, i)
             for j, slider in enumerate(explorer["sliders"]):
                 handle = box.locator(".widget-slider").nth(j).locator(".noUi-handle")
                 slider["keyboard"] = _changes(page, i, lambda: (handle.focus(), page.keyboard.press("ArrowRight")))
@@ -443,16 +405,10 @@ def test_layout_gives_room(visited, urlpath):
             assert slider["track"] >= MIN_TRACK_PX, (
                 f"{urlpath}: the track of '{slider['label']}' is {slider['track']:.0f} px, under {MIN_TRACK_PX}")
         assert explorer["imgWidth"] > 0, f"{urlpath}: the figure has no width"
-        if explorer["module"]:  # SVG panels (two or three) side by side in the notebook's width
-            panels = explorer["panels"]
-            assert len(panels) >= 2 and len({round(p[1]) for p in panels}) == 1, (urlpath, panels)
-            assert all(p[2] > 150 and p[3] > 100 for p in panels), (urlpath, panels)
-            assert explorer["layerOnTop"], f"{urlpath}: something covers the explorer's panels"
-        else:
-            background, layer = explorer["stack"]  # two images, exactly one over the other
-            assert all(abs(a - b) <= 0.5 for a, b in zip(background, layer)), (
-                f"{urlpath}: the frame's layer {layer} is not over its background {background}")
-            assert explorer["layerOnTop"], f"{urlpath}: the frame's background hides its layer"
+        panels = explorer["panels"]  # SVG panels (two or three) side by side in the notebook's width
+        assert len(panels) >= 2 and len({round(p[1]) for p in panels}) == 1, (urlpath, panels)
+        assert all(p[2] > 150 and p[3] > 100 for p in panels), (urlpath, panels)
+        assert explorer["layerOnTop"], f"{urlpath}: something covers the explorer's panels"
         assert explorer["imgRight"] <= explorer["areaRight"] + 0.5, f"{urlpath}: the figure is wider than its output"
         assert explorer["areaScroll"] <= 0 and explorer["boxScroll"] <= 0, f"{urlpath}: the explorer scrolls sideways"
 
@@ -466,21 +422,6 @@ def test_labels_read_well(visited, urlpath):
         assert explorer["labels"], f"{urlpath}: an explorer without labels"
         doubled = [label for label in explorer["labels"] if DOUBLED.search(label)]
         assert doubled == [], f"{urlpath}: doubled parentheses in {doubled}"
-
-
-@pytest.mark.parametrize("urlpath", EXPLORING, ids=_name)
-def test_a_full_row_steps_in_the_page_alone(visited, urlpath):
-    """Once an explorer's row is full, a key press on its fast slider shows a new frame and a
-    new readout, and the kernel sends no message for it but the status of handling the
-    page's own note of the new index (busy, idle): no frame, no readout, no update."""
-    for explorer in _explorers(visited, urlpath):
-        if explorer["module"]:
-            continue  # computes in the page: test_a_module_repaints_while_the_kernel_sleeps
-        fast = explorer["fast"]
-        assert fast["cached"], f"{urlpath}: the fast slider's row never filled"
-        assert fast["frame"] and fast["readout"], f"{urlpath}: a cached step left the frame or readout: {fast}"
-        sent = [kind for kind in fast["kernel_sent"] if kind != "status"]
-        assert sent == [], f"{urlpath}: the kernel sent {sent} for a cached step"
 
 
 def _shows_a_module(urlpath: str) -> bool:

@@ -13,16 +13,12 @@ import numpy as np
 from .text import plain_text
 
 
-#: Set to 1 by the book build; explorables then render as static players.
+#: Set to 1 by the book build; explorables then render as the page's module (not a widget).
 STATIC_ENV = "ATTENTION_BOOK_STATIC"
-#: Most bytes of frames (base64, as embedded in the cell's HTML) one player may carry. The
-#: built site moves the frames out of the page into files loaded on demand
-#: (the build tools, :mod:`attention_book.sphinx_ext`), so this bounds the site's size, not a page's weight.
-FRAME_BUDGET_BYTES = 4_000_000
 
 
 def static_mode() -> bool:
-    """True while the book is being built (the explorables render as static players)."""
+    """True while the book is being built (the explorables render as the page's module)."""
     return os.environ.get(STATIC_ENV, "") == "1"
 
 
@@ -111,15 +107,3 @@ def log_slider_range(control: Control) -> tuple[float, float]:
     round the default to its nearest step: s = 0.998 for 1)."""
     centre, step, first, last = _log_steps(control)
     return round(centre + first * step, 12), round(centre + last * step, 12)
-
-
-def _value_set(control) -> str:
-    """A control's values as the player's note lists them: every value, or, for six or more
-    that each double the last (d_k 1 to 1024, n 2 to 65 536), the first three and the last."""
-    shown = [control.show(x) for x in control.values]
-    doubling = (len(shown) >= 6 and not control.is_choice
-                and all(isinstance(x, (int, float)) and x > 0 for x in control.values)
-                and all(b == 2 * a for a, b in zip(control.values, control.values[1:])))
-    if doubling:
-        return f"{{{shown[0]}, {shown[1]}, {shown[2]}, …, {shown[-1]}}}, doubling"
-    return "{" + ", ".join(shown) + "}"

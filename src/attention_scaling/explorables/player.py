@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 import json
 
-from ..readout import Readout, fill, readout_html
+from ..readout import Readout, readout_html
 from .text import math_html, plain_text
 
 #: The keys Present mode answers to, as a player prints them under itself.
@@ -52,39 +52,6 @@ def range_html(control, cid: str, steps: int, position: int, said: str, unit: st
             f'value="{position}" aria-valuetext="{html.escape(said)}">'
             f'<output for="{cid}">{html.escape(shown)}</output>'
             f'<span class="asb-unit">{html.escape(unit)}</span></span></div>')
-
-
-def _layout(r: Readout) -> tuple:
-    """What a readout's tables look like without their numbers: captions, columns, row labels."""
-    return r.columns, tuple((g.caption, tuple(row.label for row in g.rows)) for g in r.groups)
-
-
-def _readout_data(readouts: list) -> dict:
-    """A static player's readouts, compactly: per frame only :meth:`Readout.values` (the lead
-    and the cells, which player.js writes into the table); the alt text and the sentence a
-    screen reader hears as templates, one per distinct wording (a frame without a sink says
-    nothing of it), each frame's by index (one index when every frame shares it)."""
-    if len({_layout(r) for r in readouts}) != 1:
-        raise ValueError("every frame of a player must read out the same table (captions, columns, rows)")
-    templates: list = []
-
-    def index(template: str) -> int:
-        if template not in templates:
-            templates.append(template)
-        return templates.index(template)
-
-    alt_of, said_of = [], []
-    for r in readouts:
-        alt_of.append(index(r.template(alt=True)))
-        said_of.append(index(r.template(alt=False)))
-        if fill(templates[alt_of[-1]], r.values()) != r.alt or fill(templates[said_of[-1]], r.values()) != r.text:
-            raise ValueError(f"a readout's template does not give back its text: {r.text!r}")
-
-    def one(xs):
-        return xs[0] if len(set(xs)) == 1 else xs
-
-    return {"values": [r.values() for r in readouts], "templates": templates, "alt": one(alt_of),
-            "said": one(said_of)}
 
 
 def _present_markup(has_stops: bool) -> str:

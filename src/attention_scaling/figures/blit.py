@@ -1,17 +1,16 @@
 """The blit engine: :class:`BlitFigure` draws its fixed artists once and redraws only the ones
-that change; helpers for the bands, means and grouped bars the live figures animate.
+that change (the package's pictures of an explorer: a page without scripts, a handout's stop);
+helpers for the bands, means and grouped bars the figures animate.
 """
 
 from __future__ import annotations
 
-import io
 from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from .. import _validate as v
 from .style import Figure, make_legible
-from .png import _png_info, fast_png
+from .png import fast_png
 
 
 # --- live figures: built once, updated in place, blitted -----------------------------------
@@ -28,9 +27,6 @@ class BlitFigure(Generic[S]):
     saved background stays valid and a frame costs only the changed artists.
     """
 
-    # The panel a phone's player opens on (static_html: its scroller starts there), when it is
-    # not the first: a subclass sets it to one of its axes.
-    key_axes: Any = None
     state: S  # what the last update drew: a frozen dataclass of attention_scaling.state
 
     def __init__(self, fig: Figure):
@@ -71,57 +67,11 @@ class BlitFigure(Generic[S]):
         shifts white to grey and drops the Jacobian's faint cells, and the faithful
         quantisers cost more time than the bytes save. The font-size chunk reuses the size
         measured when the background was drawn (measuring it again cost 15 ms a frame).
-        The live widget sends :meth:`live_layer_png` instead, over :meth:`live_background_png`.
         """
         frame = self.render()
         if (frame[..., 3] == 255).all():
             frame = frame[..., :3]
         return fast_png(frame, self.fig.dpi, self._measured_pt(), compress_level)
-
-    def live_background_png(self) -> bytes:
-        """Everything that never changes, exactly (RGB, :func:`fast_png`): the live widget sends it once.
-
-        Unlike :meth:`background_png` it is not quantised, so :meth:`live_layer_png` laid over it
-        gives the blitted frame to within the rounding of alpha blending.
-        """
-        self._ensure_background()
-        self.canvas.restore_region(self._background)
-        rgba = np.asarray(self.canvas.buffer_rgba())
-        return fast_png(rgba[..., :3] if (rgba[..., 3] == 255).all() else rgba, self.fig.dpi, self._measured_pt())
-
-    def live_layer_png(self) -> bytes:
-        """Only the changing artists on a transparent canvas, RGBA, not quantised, encoded fast
-        (:func:`fast_png`): what the live widget sends per change, stacked over
-        :meth:`live_background_png`.
-
-        The attention figure's layer is about 22 kB, against 71 kB for the full frame, and it
-        skips restoring the background; 90 % of its pixels are transparent.
-        """
-        self._ensure_background()
-        renderer = self.canvas.get_renderer()
-        renderer.clear()  # transparent
-        for artist in self._dynamic:
-            self.fig.draw_artist(artist)
-        return fast_png(np.asarray(self.canvas.buffer_rgba()), self.fig.dpi, self._measured_pt())
-
-    def key_panel_start(self) -> float | None:
-        """Where :attr:`key_axes` begins, its tick labels included, as a fraction of the
-        figure's width (in [0, 1)); None when the figure names no key panel."""
-        if self.key_axes is None:
-            return None
-        return self._start_of(self.key_axes)
-
-    def panel_start(self, index: int) -> float:
-        """Where panel ``index`` (0 = the leftmost) begins, as :meth:`key_panel_start` says it."""
-        panels = sorted(self.fig.axes, key=lambda ax: ax.get_position().x0)
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(panels):
-            raise ValueError(f"index must be a panel from 0 to {len(panels) - 1}, got {index!r}")
-        return self._start_of(panels[index])
-
-    def _start_of(self, axes) -> float:
-        self._ensure_background()  # the layout is final once the background is drawn
-        box = axes.get_tightbbox(self.canvas.get_renderer())
-        return float(np.clip(box.x0 / self.fig.bbox.width, 0.0, 0.99))
 
     def _ensure_background(self) -> None:
         if self._background is None:
@@ -132,44 +82,6 @@ class BlitFigure(Generic[S]):
         self._ensure_background()
         assert self._smallest_pt is not None  # render() measures it with the background
         return self._smallest_pt
-
-    def background_png(self) -> bytes:
-        """Everything that never changes (axes, labels, legends) as one optimised PNG.
-
-        The picture has few colours (white, text greys, a few marks), so a 256-colour palette
-        without dithering keeps it visually identical (mean error about 0.005 of 255) at less
-        than half the bytes of RGB: room in a page's weight for legible text in the frames.
-        """
-        from PIL import Image
-
-        self._ensure_background()
-        self.canvas.restore_region(self._background)
-        buf = io.BytesIO()
-        info, dpi = _png_info(self.fig, self.fig.dpi)
-        rgb = Image.fromarray(np.asarray(self.canvas.buffer_rgba())[..., :3].copy())
-        rgb.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
-            buf, format="PNG", optimize=True, pnginfo=info, dpi=dpi)
-        return buf.getvalue()
-
-    def layer_png(self, colors: int = 32) -> bytes:
-        """Only the changing artists, on a transparent canvas, quantised (for static players).
-
-        Laid over :meth:`background_png` this is exactly the blitted frame, so a static
-        player ships the background once and a small layer per grid point.
-        """
-        from PIL import Image
-
-        self._ensure_background()
-        renderer = self.canvas.get_renderer()
-        renderer.clear()  # transparent
-        for artist in self._dynamic:
-            self.fig.draw_artist(artist)
-        rgba = Image.fromarray(np.asarray(self.canvas.buffer_rgba()).copy())
-        layer = rgba.quantize(colors=v.positive_int(colors, "colors"), method=Image.Quantize.FASTOCTREE)
-        buf = io.BytesIO()
-        info, dpi = _png_info(self.fig, self.fig.dpi)
-        layer.save(buf, format="PNG", optimize=True, pnginfo=info, dpi=dpi)
-        return buf.getvalue()
 
     def _repr_png_(self) -> bytes:
         return self.png()

@@ -51,7 +51,6 @@ class AttentionFigure(BlitFigure[AttentionState]):
                      dpi=v.positive_int(dpi, "dpi"), layout="constrained")
         super().__init__(fig)
         ax_w, ax_g, ax_h = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.15, 1.0, 1.25]})
-        self.key_axes = ax_h  # the spread of q·k carries the √d_k story: a phone opens on it
         self._weights_panel(ax_w)
         self._gradient_panel(ax_g, ENSEMBLE_QUERIES)
         self._spread_panel(ax_h)
@@ -209,8 +208,6 @@ class ScaleFigure(BlitFigure[ScaleState]):
     """
 
     SCALE_RANGE = (0.05, 100.0)
-    #: The gradients P(1−P) (the second panel) carry this explorer's story: a phone opens on them.
-    key_axes = property(lambda self: self.fig.axes[1])
 
     def __init__(self, n_scores: int = 8, seed: int = 0, width: float = 9.6, height: float = 3.4, dpi: int = 100,
                  n_draws: int = 200):
@@ -324,8 +321,6 @@ class NormalizationFigure(BlitFigure[NormalizationState]):
     #: (squares, then circles half a step later) so that both stay visible.
     MARKS = {"scaled": {}, "qk-l2": dict(marker="s", markevery=(0, 8), markersize=5),
              "qk-layernorm": dict(marker="o", markevery=(4, 8), markersize=5, markerfacecolor="none")}
-    #: The methods' curves against m (the second panel): a phone's player opens on them.
-    key_axes = property(lambda self: self.fig.axes[1])
 
     def __init__(self, d_k: int = 64, n_keys: int = 16, seed: int = 0, width: float = 9.6, height: float = 4.6,
                  dpi: int = 100):
