@@ -156,9 +156,8 @@ export function mountNormalization(root, payload, {mode = "scaled", magnitude = 
   const {stack, key, setReadout, setData} = scaffold(root, ["key", "logit", "weight"], dataRows);
   const drawWeights = weightsPanel(panel(stack, "weights of one draw"), payload.nKeys);
   const drawCurves = curvesPanel(panel(stack, `mean of ${payload.nQueries} queries, dₖ = ${payload.dK}`), payload.grid);
-  key.textContent = "Right: the mean largest weight over the queries, drawn as the swatch beside each name (where " +
-    "two coincide, both markers show); bands: the middle 80 %; the dot: this draw. Left: the dashed line and grey band " +
-    "are that mean and band for the normalisation chosen.";
+  key.textContent = "Right: mean largest weight over the queries, drawn as each name's swatch (where two coincide, " +
+    "both markers show); bands: middle 80 %; dot: this draw. Left: dashed line and band, the same.";
   if (input) input.radios.forEach((r, i) => swatch(r.parentElement, STYLE[MODES[i]]));
   let state = null, current = {mode, magnitude, gain};
   function set(values) {
