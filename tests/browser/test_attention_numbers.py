@@ -47,6 +47,22 @@ def _close(got, want, what: str) -> None:
     assert not bad.any(), f"{what}: page {got[bad][:4]} vs package {want[bad][:4]}"
 
 
+def compare_measures(draw: dict, means: dict, draw_py, means_py, where: str) -> None:
+    """The page's measures of one draw and their means over the queries (``draw``, ``means``:
+    the module's) against the package's (Measures of floats and of Expectations)."""
+    for js, py in MEASURES.items():
+        _close([draw[js]], [getattr(draw_py, py)], f"{where}: {py}")
+        mean = getattr(means_py, py)
+        for part in ("mean", "low", "high"):
+            _close([means[js][part]], [getattr(mean, part)], f"{where}: mean {py} {part}")
+        # a standard error is a spread: where 200 values agree to 12 digits (nearly uniform
+        # weights), neither language has 12 digits of their spread, so it is held to 1e-12
+        # of the mean it measures
+        se = means[js]["se"]
+        assert abs(se - mean.se) <= REL * max(abs(mean.se), abs(mean.mean)), (f"{where}: se of {py}", se, mean.se)
+        assert means[js]["n"] == mean.n
+
+
 def _compare(row: dict, st, where: str) -> None:
     from attention_scaling.numerics import diagonal_gradient
 
@@ -59,17 +75,7 @@ def _compare(row: dict, st, where: str) -> None:
         _close(page["gradients"][curve], diagonal_gradient(getattr(st.weights, curve), axis=-1), f"{at}: P(1 - P)")
         _close(page["histogram"][curve], getattr(st.histogram, curve), f"{at}: histogram")
         _close(page["predicted"][curve], getattr(st.predicted, curve), f"{at}: prediction")
-        for js, py in MEASURES.items():
-            _close([page["draw"][curve][js]], [getattr(getattr(st.draw, curve), py)], f"{at}: {py}")
-            mean = getattr(getattr(st.mean, curve), py)
-            for part in ("mean", "low", "high"):
-                _close([page["mean"][curve][js][part]], [getattr(mean, part)], f"{at}: mean {py} {part}")
-            # a standard error is a spread: where 200 values agree to 12 digits (nearly uniform
-            # weights), neither language has 12 digits of their spread, so it is held to 1e-12
-            # of the mean it measures
-            se = page["mean"][curve][js]["se"]
-            assert abs(se - mean.se) <= REL * max(abs(mean.se), abs(mean.mean)), (f"{at}: se of {py}", se, mean.se)
-            assert page["mean"][curve][js]["n"] == mean.n
+        compare_measures(page["draw"][curve], page["mean"][curve], getattr(st.draw, curve), getattr(st.mean, curve), at)
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import pytest
 from attention_scaling import web
 from attention_scaling.explorables import ATTENTION_MAGNITUDES
 from attention_scaling.figures import NormalizationFigure
-from test_attention_numbers import MEASURES, REL, _close
+from test_attention_numbers import REL, _close, compare_measures
 
 SEED = 20261207  # the random settings (numpy.random.default_rng)
 MODES = NormalizationFigure.MODES
@@ -46,13 +46,7 @@ def _compare(row: dict, fig: NormalizationFigure, where: str) -> None:
     z = fig._scores(st.magnitude * fig.q, st.magnitude * fig.k, mode=st.mode, gain=st.gain)[0]
     assert np.max(np.abs(np.array(page["scores"]) - z)) <= REL * np.max(np.abs(z)), f"{where}: logits"
     _close(page["weights"], st.weights, f"{where}: weights")
-    for js, py in MEASURES.items():
-        _close([page["draw"][js]], [getattr(st.draw, py)], f"{where}: {py}")
-        mean = getattr(st.mean, py)
-        for part in ("mean", "low", "high"):
-            _close([page["mean"][js][part]], [getattr(mean, part)], f"{where}: mean {py} {part}")
-        se = page["mean"][js]["se"]
-        assert abs(se - mean.se) <= REL * max(abs(mean.se), abs(mean.mean)), (f"{where}: se of {py}", se, mean.se)
+    compare_measures(page["draw"], page["mean"], st.draw, st.mean, where)
     for mode in MODES:  # the right panel's curves and bands, at the figure's grid
         stats = [fig.expectation(m, mode).max_weight for m in fig.GRID]
         for part in ("mean", "low", "high"):
