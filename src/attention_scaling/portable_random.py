@@ -153,39 +153,43 @@ def _log_gamma_half(k: int) -> float:
 
 def _lower_series(a: float, y: np.ndarray) -> np.ndarray:
     """sum_n y^n / (a (a+1) ... (a+n)), each element's terms added until they fall below 1e-17
-    of its sum (random.js: ``lowerSeries``, one element at a time)."""
+    of its sum (random.js: ``lowerSeries``, one element at a time).
+
+    All elements step together until the last has stopped: the terms shrink (y < a + 1), and
+    one below 1e-17 of the sum is under half its ulp (>= 5.5e-17 of it), so adding it and
+    every later one leaves that element's sum as random.js stops it, bit for bit."""
     term = np.full_like(y, 1.0 / a)
     total = term.copy()
-    live = np.arange(y.size)
     for n in range(1, 100_001):
-        term[live] *= y[live] / (a + n)
-        total[live] += term[live]
-        live = live[~(term[live] < total[live] * 1e-17)]
-        if not live.size:
+        term *= y / (a + n)
+        total += term
+        if (term < total * 1e-17).all():
             break
     return total
 
 
 def _upper_fraction(a: float, y: np.ndarray) -> np.ndarray:
-    """Lentz's continued fraction for Q(a, y) e^y y^-a Gamma(a), per element (``upperFraction``)."""
+    """Lentz's continued fraction for Q(a, y) e^y y^-a Gamma(a), per element (``upperFraction``):
+    all elements step together, and each one's product stops changing at its own last step."""
     b = y + 1.0 - a
     c = np.full_like(y, 1.0 / _TINY)
-    d = 1.0 / b
-    h = d.copy()
-    live = np.arange(y.size)
-    for i in range(1, 100_000):
-        an = -i * (i - a)
-        b[live] += 2.0
-        dl = an * d[live] + b[live]
-        dl[np.abs(dl) < _TINY] = _TINY
-        cl = b[live] + an / c[live]
-        cl[np.abs(cl) < _TINY] = _TINY
-        d[live], c[live] = 1.0 / dl, cl
-        step = d[live] * cl
-        h[live] *= step
-        live = live[~(np.abs(step - 1.0) < 1e-16)]
-        if not live.size:
-            break
+    live = np.ones(y.shape, dtype=bool)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # stopped elements run on
+        d = 1.0 / b
+        h = d.copy()
+        for i in range(1, 100_000):
+            an = -i * (i - a)
+            b += 2.0
+            d = an * d + b
+            d[np.abs(d) < _TINY] = _TINY
+            c = b + an / c
+            c[np.abs(c) < _TINY] = _TINY
+            d = 1.0 / d
+            step = d * c
+            h = np.where(live, h * step, h)
+            live &= ~(np.abs(step - 1.0) < 1e-16)
+            if not live.any():
+                break
     return h
 
 

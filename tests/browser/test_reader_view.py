@@ -709,7 +709,11 @@ def prev_next_problems(page, server: str, page_name: str) -> list[dict]:
     side = "next" if want["next"] else "prev"
     if want[side] and links[side]:
         page.locator("a.right-next" if side == "next" else "a.left-prev").first.click()
-        page.wait_for_load_state("load")
+        # arriving is the check; the next page's own visit checks how it loads
+        try:
+            page.wait_for_url(f"**/{want[side]}", wait_until="commit", timeout=10_000)
+        except Exception:  # noqa: BLE001 - reported below, with where it went
+            pass
         arrived = urllib.parse.urlparse(page.url).path.lstrip("/")
         if arrived != want[side]:
             problems.append({"rule": f"following {side}", "want": want[side], "arrived": arrived})

@@ -89,6 +89,18 @@ def test_chi_square_quantiles_invert_the_distribution_function():
             assert abs(float(gap / (density * y))) < 5e-13, (k, u, x)  # the relative error in x
 
 
+def test_chi_square_quantiles_of_an_array_are_each_elements_own():
+    """The array path steps every element until the last stops (portable_random._lower_series,
+    _upper_fraction); each element must still come out bit for bit as alone, as random.js
+    computes it one at a time: both tails, both methods, k from 1 to 1024."""
+    rng = np.random.default_rng(5)
+    u = np.concatenate([rng.uniform(0, 1, 300), [1.5 * 2.0**-53, 1e-10, 0.5, 1 - 2.0**-53]])
+    for k in (1, 2, 3, 7, 64, 513, 1024):
+        together = pr.chi2_quantile(k, u)
+        alone = np.array([float(pr.chi2_quantile(k, x)) for x in u])
+        np.testing.assert_array_equal(together, alone)
+
+
 def test_chi_square_quantiles_are_vectorised_and_validated():
     u = np.array([[0.1, 0.5], [0.9, 0.99]])
     x = pr.chi2_quantile(4, u)

@@ -142,15 +142,16 @@ _LAYER_ON_TOP = """i => {
     const r = images[images.length - 1].getBoundingClientRect();
     return images.length === 2 && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === images[1];
 }""" % (_SHOWN, json.dumps(EXPLORER))
-# Waits until explorer i has shown the same frame for half a second (a drag sends many).
+# Waits until explorer i has shown the same frame for 0.2 s (a drag sends many; the module
+# repaints in the page, within a frame of each).
 _SETTLE = """async i => {
     const get = %s;
     let last = get(i)[0], stable = 0;
     const start = performance.now();
     while (performance.now() - start < 15000) {
-        await new Promise(r => setTimeout(r, 100));
+        await new Promise(r => setTimeout(r, 50));
         const now = get(i)[0];
-        if (now === last) { if (++stable >= 5) return true; } else { stable = 0; last = now; }
+        if (now === last) { if (++stable >= 4) return true; } else { stable = 0; last = now; }
     }
     return false;
 }""" % _STATE
@@ -195,14 +196,14 @@ _KERNEL_BUSY_JS = "() => window.jupyterapp.shell.currentWidget.sessionContext.se
 
 
 def _step_while_the_kernel_sleeps(page, i) -> dict:
-    """Put explorer ``i``'s kernel to sleep for 8 s, press ArrowRight on its first slider and
+    """Put explorer ``i``'s kernel to sleep for 4 s, press ArrowRight on its first slider and
     record whether the view and readout changed within 3 s, and whether the kernel was still busy
     then: a module's view repaints in the page, with no kernel round trip."""
     handle = _explorer(page, i).locator(".widget-slider").first.locator(".noUi-handle")
     handle.focus()
     page.wait_for_function(KERNEL_IDLE_JS)
     before = page.evaluate(_STATE, i)
-    page.evaluate(_SLEEP_JS, 8)
+    page.evaluate(_SLEEP_JS, 4)
     page.wait_for_function(_KERNEL_BUSY_JS, timeout=5_000)
     page.keyboard.press("ArrowRight")
     try:
