@@ -484,23 +484,17 @@ def page_load_bytes(html_dir: Path) -> dict | None:
 
 def page_weight() -> dict:
     """Per page, the bytes loaded at page load (measured in Chromium when there is one,
-    else estimated from the HTML's links); per static player, its frame files on disk."""
-    from attention_book.sphinx_ext import FRAMES_DIR, externalize_frames
+    else estimated from the HTML's links); and what the explorers' no-script pictures take
+    on disk (loaded only by a reader without scripts)."""
+    from attention_book.sphinx_ext import PICTURES_DIR
 
     html_dir = ROOT / "_build" / "html"
     measured = page_load_bytes(html_dir)
     per_page = measured if measured is not None else page_weight_estimate(html_dir)
     worst_page = max(per_page, key=per_page.get)
-    # idempotent on a built site: it only reports what each player's distinct files take
-    players = {f"{page}#{p['id']}": p["bytes"] for page, found in externalize_frames(html_dir).items()
-               for p in found}
     out = {"page_bytes": per_page, "page_max_bytes": per_page[worst_page], "page_max": worst_page,
-           "page_bytes_measured_in": "chromium" if measured is not None else "estimate from the HTML's links",
-           "player_disk_bytes": players}
-    out["frame_files_bytes"] = sum(f.stat().st_size for f in (html_dir / FRAMES_DIR).glob("*.png"))
-    if players:
-        worst_player = max(players, key=players.get)
-        out |= {"player_disk_max_bytes": players[worst_player], "player_disk_max": worst_player}
+           "page_bytes_measured_in": "chromium" if measured is not None else "estimate from the HTML's links"}
+    out["picture_files_bytes"] = sum(f.stat().st_size for f in (html_dir / PICTURES_DIR).glob("*.png"))
     return out
 
 
@@ -888,12 +882,9 @@ def main() -> None:
         for name, size in sorted(result["page_bytes"].items(), key=lambda kv: -kv[1])[:5]:
             rows.append((f"  {name}", f"{size / 1e6:.2f} MB"))
     rows += lighthouse_rows(result)
-    if "player_disk_max_bytes" in result:
-        rows.append(("largest player, frame files on disk",
-                     f"{result['player_disk_max_bytes'] / 1e6:.2f} MB ({result['player_disk_max']})"))
-        for name, size in sorted(result["player_disk_bytes"].items()):
-            rows.append((f"  {name}", f"{size / 1e6:.3f} MB"))
-        rows.append(("all frame files of the site (distinct)", f"{result['frame_files_bytes'] / 1e6:.2f} MB"))
+    if "picture_files_bytes" in result:
+        rows.append(("explorers' no-script pictures (distinct files)",
+                     f"{result['picture_files_bytes'] / 1e6:.2f} MB"))
     width = max(len(r[0]) for r in rows)
     print(f"{'measure'.ljust(width)}  value")
     print(f"{'-' * width}  {'-' * 40}")

@@ -47,26 +47,13 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
     return read_myst_markdown_notebook(path.read_text(), path=path)
 
 
-#: The explorers that compute in the page (attention_scaling.explorables.page: SVG drawn by an ES
-#: module); the others are still players of precomputed frames.
-MODULE_EXPLORERS = ("scale_explorer", "context_explorer", "attention_explorer", "normalization_explorer")
-
-
-def player_pages(frames: bool | None = None) -> list[str]:
-    """The built pages that show an explorer (a code cell calls ``..._explorer(``): all of them,
-    or with ``frames`` only those with a frame player (True) or only a module (False)."""
+def player_pages() -> list[str]:
+    """The built pages that show an explorer (a code cell calls ``..._explorer(``)."""
     import re
 
-    out = []
-    for path in toc_files():
-        calls = {m for c in read_notebook(path).cells if c.cell_type == "code"
-                 for m in re.findall(r"(\w+_explorer)\(", c.source)}
-        if not calls:
-            continue
-        has_frames = bool(calls - set(MODULE_EXPLORERS))
-        if frames is None or frames == has_frames:
-            out.append(html_page(path))
-    return out
+    return [html_page(path) for path in toc_files()
+            if any(re.search(r"\w+_explorer\(", c.source) for c in read_notebook(path).cells
+                   if c.cell_type == "code")]
 
 
 def executable(path: Path) -> bool:

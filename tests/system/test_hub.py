@@ -10,7 +10,7 @@ For each student, Chromium logs in through the hub's form and opens the nbgitpul
 that the instructor page builds (``attention_book.repository.nbgitpuller_link``). The test
 checks that the repository lands in the student's home, that the lab opens in JupyterLab
 and runs top to bottom with no error output, and that its d_k slider (ArrowRight) changes
-the frame. Then the instructor commits a change (a new file, and a markdown cell of
+the readout. Then the instructor commits a change (a new file, and a markdown cell of
 another lab), one student edits a cell of their lab and saves it in JupyterLab, and both
 pull again with the same link: the edit survives and the new commit arrives, as
 nbgitpuller's merge promises.
@@ -309,13 +309,12 @@ def wait_ran(page, timeout=240_000):
         }""", timeout=timeout)
 
 
-#: What an explorer shows: a frame explorer's images (a background and a layer that changes), a
-#: module explorer's readout sentence (its view redraws in the page: attention_view.js).
-SHOWN = ".jp-OutputArea .widget-image img, .jp-OutputArea img.widget-image, .jp-OutputArea .asb-widget .asb-said"
-SHOWN_JS = "els => els.map(e => e.src || e.textContent).join(' ')"
+#: What an explorer shows: its readout sentence (its view redraws in the page: attention_view.js).
+SHOWN = ".jp-OutputArea .asb-widget .asb-said"
+SHOWN_JS = "els => els.map(e => e.textContent).join(' ')"
 
 
-def frame_src(page) -> str:
+def shown(page) -> str:
     """What the page's explorers show now (see SHOWN)."""
     return page.eval_on_selector_all(SHOWN, SHOWN_JS)
 
@@ -383,14 +382,14 @@ def a_class(hub, browser, tmp_path, pages):
     for user, page in pages.items():
         wait_ran(page)
         phase(f"{user}: lab ran")
-        before = frame_src(page)
+        before = shown(page)
         handle = page.locator(".jp-OutputArea .widget-slider .noUi-handle").first
         handle.focus()
         page.keyboard.press("ArrowRight")
-        wait(page, "the slider did not change the frame",
+        wait(page, "the slider did not change the readout",
              f"before => ({SHOWN_JS})([...document.querySelectorAll({SHOWN!r})]) !== before",
              arg=before, timeout=30_000)
-        assert frame_src(page) != before
+        assert shown(page) != before
 
         # Save what ran: the file on disk then records every cell's outputs.
         clone = hub.home(user) / NAME

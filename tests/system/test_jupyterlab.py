@@ -39,10 +39,9 @@ MIN_TRACK_PX = 250
 RAW_MYST = ("{glue", "{numref}", "{prf:", ":::", "```{")
 WIDGET_TROUBLE = ("Loading widget...", "Error displaying widget")
 CHANGE_TIMEOUT_MS = 20_000
-# A live explorer: a box whose frame is a stack of two images, the figure's background and
-# the layer of what changes (Explorable.widget); or a box whose view is the page's own module
-# (an anywidget, explorables.widget: SVG panels drawn in the page).
-EXPLORER = ".jp-Notebook .widget-vbox:has(> .asb-live-frame), .jp-Notebook .widget-vbox:has(> .asb-widget)"
+# A live explorer: a box whose view is the page's own module (an anywidget,
+# explorables.widget: SVG panels drawn in the page) beside its ipywidgets controls.
+EXPLORER = ".jp-Notebook .widget-vbox:has(> .asb-widget)"
 
 
 def pages() -> list[str]:
@@ -65,10 +64,8 @@ def lab_server():
 # --- driving one page -------------------------------------------------------------------
 
 # What the module's view shows: its panels' numbers (data-value) and its readout.
-_SHOWN = """const shownImages = s => [...s.querySelectorAll('.widget-image')].filter(e => e.checkVisibility());
-    const shownReadouts = b => [...b.querySelectorAll('.widget-html')].filter(e => e.checkVisibility());
-    const moduleView = b => b.querySelector(':scope > .asb-widget');
-    const figureOf = b => moduleView(b) ? moduleView(b).querySelector('.asb-panels') : b.querySelector(':scope > .asb-live-frame');
+_SHOWN = """const moduleView = b => b.querySelector(':scope > .asb-widget');
+    const figureOf = b => moduleView(b) ? moduleView(b).querySelector('.asb-panels') : null;
     const drawn = v => [...v.querySelectorAll('.asb-panels [data-value]')].map(e => e.dataset.value).join(' ');"""
 
 # Everything about the outputs and the explorers, read from the DOM once the cells ran.
@@ -89,13 +86,11 @@ _READ = """() => {
         .map(b => {
             const area = b.closest('.jp-OutputArea-output');
             const stack = figureOf(b);
-            const images = moduleView(b) ? [] : shownImages(stack);
             const rect = e => { const r = e.getBoundingClientRect();
                                 return [r.left, r.top, r.width, r.height]; };
             return {
                 module: Boolean(moduleView(b)),
                 panels: moduleView(b) ? [...stack.querySelectorAll('.asb-panel')].map(rect) : [],
-                stack: images.map(rect),  // the background, then the layer
                 labels: [...b.querySelectorAll('.widget-label, .widget-htmlmath, .widget-radio-box label')]
                     .map(text).filter(t => t.trim()),
                 sliders: [...b.querySelectorAll('.widget-slider')].map(s => ({
@@ -120,27 +115,18 @@ _READ = """() => {
     };
 }""" % (_SHOWN, json.dumps(EXPLORER), json.dumps(list(WIDGET_TROUBLE)))
 
-# The frame (the layer image's blob URL, new for each frame: the background never changes;
-# for a module's view, the values its SVG drew) and the readout of explorer i.
+# The frame (the values explorer i's SVG drew) and its readout.
 _STATE = """i => {
     %s
     const b = document.querySelectorAll(%s)[i];
-    if (moduleView(b)) return [drawn(moduleView(b)), moduleView(b).querySelector('.asb-readout').textContent];
-    const html = shownReadouts(b), images = shownImages(b.querySelector(':scope > .asb-live-frame'));
-    return [images.length ? images[images.length - 1].src : '', html.length ? html[html.length - 1].textContent : ''];
+    return [drawn(moduleView(b)), moduleView(b).querySelector('.asb-readout').textContent];
 }""" % (_SHOWN, json.dumps(EXPLORER))
-# Whether the page shows explorer i's layer at the middle of its frame, over the background
-# (the frame must be in view); for a module's view, its panels there.
+# Whether the page shows explorer i's panels at their middle (they must be in view): nothing over them.
 _LAYER_ON_TOP = """i => {
     %s
     const b = document.querySelectorAll(%s)[i];
-    if (moduleView(b)) {
-        const r = figureOf(b).getBoundingClientRect();
-        return figureOf(b).contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
-    }
-    const images = shownImages(b.querySelector(':scope > .asb-live-frame'));
-    const r = images[images.length - 1].getBoundingClientRect();
-    return images.length === 2 && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === images[1];
+    const r = figureOf(b).getBoundingClientRect();
+    return figureOf(b).contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
 }""" % (_SHOWN, json.dumps(EXPLORER))
 # Waits until explorer i has shown the same frame for 0.2 s (a drag sends many; the module
 # repaints in the page, within a frame of each).

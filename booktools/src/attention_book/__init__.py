@@ -13,7 +13,7 @@ builds another book, with no package of its own (tests/sites/tiny, tests/book/te
 - :mod:`attention_book.chapter_notebooks` – the chapters written again as plain notebooks,
   and the Colab copies (``python -m attention_book.chapter_notebooks``);
 - :mod:`attention_book.sphinx_ext` – the build's own fixes (thebe, citation roles, kernel
-  notes), player frames as files, maths typeset in Node, the site's pages and tags;
+  notes), explorers' pictures as files, maths typeset in Node, the site's pages and tags;
 - :mod:`attention_book.pagespeed`, :mod:`attention_book.publishing` – what the finished
   pages get (one stylesheet, lazy images; build stamp, preview, 404 and landing pages);
 - :mod:`attention_book.folds` – the ``deeper-start`` / ``deeper-end`` directives;
@@ -112,9 +112,9 @@ HOOKS = (
     ("build-finished", "sphinx_ext._write_site_pages", 400),
     # Default: the Colab copies of the chapters and labs (_launch/).
     ("build-finished", "chapter_notebooks._write_launch_copies", 500),
-    # Default: player frames out of the pages into files.
-    ("build-finished", "sphinx_ext._externalize_frames", 500),
-    # After the pages written at 400 and the frames (500): maths typeset, pages made light.
+    # Default: the explorers' no-script pictures out of the pages into files.
+    ("build-finished", "sphinx_ext._externalize_pictures", 500),
+    # After the pages written at 400 and the pictures (500): maths typeset, pages made light.
     ("build-finished", "sphinx_ext._finish_pages", 800),
 )
 

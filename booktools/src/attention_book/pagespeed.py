@@ -47,25 +47,19 @@ _ARTICLE = '<article class="bd-article">'
 
 
 def lazy_images(text: str) -> str:
-    """``text`` (an HTML page) with the images of its article marked ``loading="lazy"``
-    (and decoded off the main thread), except the first image and the first player's
-    background and default frame: a figure, or another player's default frame and
-    background, load when the reader nears them, served or from file://. The frames a
-    player's controls choose are fetched by ``_static/player.js``. Idempotent."""
+    """``text`` (an HTML page) with the images of its article, except the first, marked
+    ``loading="lazy"`` (and decoded off the main thread): a figure loads when the reader nears
+    it, served or from file://. (An explorer's picture is inside <noscript>: a reader with
+    scripts never loads it.) Idempotent."""
     start = text.find(_ARTICLE)
     if start < 0:
         return text
-    seen, players = [], []
+    seen = []
 
     def mark(m: re.Match) -> str:
         tag = m.group(0)
         seen.append(tag)
-        if "asb-background" in tag:
-            players.append(tag)
-        # the first image, and the first player's background and default frame
-        first = len(seen) == 1 or (len(players) == 1 and ("asb-background" in tag or (
-            "asb-frame" in tag and "asb-background" in seen[-2])))
-        if first or " loading=" in tag:
+        if len(seen) == 1 or " loading=" in tag:
             return tag
         if tag.endswith("/>"):
             return tag[:-2].rstrip() + ' loading="lazy" decoding="async" />'

@@ -18,9 +18,10 @@ subtitle and picture, printable sheets) is configuration, ``sphinx.config`` in _
 declared with neutral defaults by :func:`attention_book.setup` (:data:`attention_book.CONFIG`):
 this package imports no book's package, and builds a book that has none.
 
-Player frames (see ``externalize_frames``): after the build, every frame a static player
-carries inline is written once to a content-addressed file under ``_images/asb/`` and the
-page refers to it by a relative URL, so a page loads only the frames its reader asks for.
+Explorers' pictures (see ``externalize_pictures``): after the build, the picture each
+explorer shows a reader without scripts is written once to a content-addressed file under
+``_images/asb/`` and the page refers to it by a relative URL inside ``<noscript>``, so a
+reader with scripts never loads it.
 """
 
 from __future__ import annotations
@@ -425,102 +426,76 @@ def _answer_spaces(app, doctree, docname):
                     f'<textarea id="{box}" rows="3" placeholder="{html.escape(PREDICTION_HINT)}">'
                     "</textarea></div>", format="html"))
 
-# --- player frames as files -------------------------------------------------------------
+# --- explorers' pictures as files -------------------------------------------------------
 
-#: Where frame files go, relative to the output directory (one file per distinct PNG).
-FRAMES_DIR = "_images/asb"
-#: Most bytes one player's distinct frame files (background and default frame included)
-#: may take on disk; the build fails above it.
-PLAYER_DISK_BUDGET_BYTES = 4_000_000
+#: Where the pictures go, relative to the output directory (one file per distinct PNG).
+PICTURES_DIR = "_images/asb"
 
 _PLAYER_DATA = re.compile(r'(<script type="application/json" class="asb-data">)(.*?)(</script>)', re.S)
-# a player's background and default-frame images, and the picture an explorer that computes in
-# the page shows without scripts (class and src in either order)
-_PLAYER_IMG = re.compile(r'<img\b(?=[^>]*\sclass="[^"]*\basb-(?:background|frame|picture)\b)[^>]*>')
+# the picture an explorer shows without scripts (class and src in either order)
+_PICTURE = re.compile(r'<img\b(?=[^>]*\sclass="[^"]*\basb-picture\b)[^>]*>')
 _SRC = re.compile(r'(\ssrc=")([^"]*)(")')
 _PLAYER_ID = re.compile(r'<div class="asb-player\b[^"]*"[^>]*?\sid="([^"]+)"')
 _DATA_PREFIX = "data:image/png;base64,"
 
 
-class FrameBudgetError(SphinxError):
-    category = "Player frames over budget"
+class MissingPictureError(SphinxError):
+    category = "Explorer picture missing"
 
 
-def _frame_file(outdir: Path, png: bytes) -> Path:
-    """Write ``png`` once under its content hash (identical frames share one file)."""
-    target = outdir / FRAMES_DIR / f"{hashlib.sha256(png).hexdigest()[:16]}.png"
+def _picture_file(outdir: Path, png: bytes) -> Path:
+    """Write ``png`` once under its content hash (identical pictures share one file)."""
+    target = outdir / PICTURES_DIR / f"{hashlib.sha256(png).hexdigest()[:16]}.png"
     if not (target.is_file() and target.read_bytes() == png):
         target.parent.mkdir(parents=True, exist_ok=True)
         partial = target.with_name(f"{target.name}.{os.getpid()}.part")
         partial.write_bytes(png)
-        os.replace(partial, target)  # never a half-written frame, even with parallel writers
+        os.replace(partial, target)  # never a half-written file, even with parallel writers
     return target
 
 
-def _is_url(entry: str) -> bool:
-    """A frame entry is a URL (ends in .png) or base64 PNG data, bare or as a data: URI
-    (neither has a dot: the base64 alphabet has none)."""
-    return "." in entry
-
-
-def _png(entry: str) -> bytes:
-    return base64.b64decode(entry.removeprefix(_DATA_PREFIX), validate=True)
-
-
 def _rewrite_page(text: str, outdir: Path, here: Path) -> str:
-    """``text`` with every inline frame of its players replaced by a file URL relative to ``here``."""
+    """``text`` with every inline picture of its explorers replaced by a file URL relative to ``here``."""
 
-    def url(entry: str) -> str:
-        return Path(os.path.relpath(_frame_file(outdir, _png(entry)), here)).as_posix()
+    def url(src: str) -> str:
+        png = base64.b64decode(src.removeprefix(_DATA_PREFIX), validate=True)
+        return Path(os.path.relpath(_picture_file(outdir, png), here)).as_posix()
 
     def image(m: re.Match) -> str:
         return _SRC.sub(lambda s: s.group(1) + (url(s.group(2)) if s.group(2).startswith(_DATA_PREFIX)
                                                  else s.group(2)) + s.group(3), m.group(0), count=1)
 
-    def data(m: re.Match) -> str:
-        block = json.loads(m.group(2))
-        frames = block.get("frames", [])
-        if all(_is_url(f) for f in frames):
-            return m.group(0)  # already rewritten: keep the page byte for byte
-        block["frames"] = [f if _is_url(f) else url(f) for f in frames]
-        text = json.dumps(block, separators=(",", ":"), ensure_ascii=False)  # as explorables.py writes it
-        return m.group(1) + text.replace("</", "<\\/") + m.group(3)
-
-    return _PLAYER_DATA.sub(data, _PLAYER_IMG.sub(image, text))
+    return _PICTURE.sub(image, text)
 
 
-def _players(text: str, here: Path) -> list[tuple[str, int, set]]:
-    """(id, number of frames, set of files it refers to) for each player of a rewritten page.
-    A player's images are those between the previous player's data block and its own."""
+def _players(text: str, here: Path) -> list[tuple[str, set]]:
+    """(id, set of files it refers to) for each explorer of a rewritten page. An explorer's
+    picture is between the previous explorer's data block and its own."""
     out, start = [], 0
     for m in _PLAYER_DATA.finditer(text):
         head = text[start:m.start()]
         start = m.end()
-        frames = json.loads(m.group(2)).get("frames", [])
-        srcs = [_SRC.search(tag).group(2) for tag in _PLAYER_IMG.findall(head) if _SRC.search(tag)]
+        srcs = [_SRC.search(tag).group(2) for tag in _PICTURE.findall(head) if _SRC.search(tag)]
         ids = _PLAYER_ID.findall(head)
-        files = {(here / e).resolve() for e in frames + srcs if _is_url(e)}
-        out.append((ids[-1] if ids else f"player {len(out) + 1}", len(frames), files))
+        files = {(here / e).resolve() for e in srcs if not e.startswith("data:")}
+        out.append((ids[-1] if ids else f"player {len(out) + 1}", files))
     return out
 
 
-def externalize_frames(outdir, budget: int = PLAYER_DISK_BUDGET_BYTES) -> dict:
-    """Move every player's inline frames in the HTML pages under ``outdir`` to files.
+def externalize_pictures(outdir) -> dict:
+    """Move the picture each explorer shows without scripts out of the HTML pages under
+    ``outdir`` into files.
 
-    Each frame in a player's ``data.frames`` (base64, as ``Explorable.static_html`` writes
-    it), and its background and default-frame images, become files under ``FRAMES_DIR``
-    named by their content hash, referred to by URLs relative to the page (so they work
-    served and from file://). Pages without players are not touched, and a page already
-    rewritten (an incremental build) stays as it is: running this twice changes nothing.
-    Frame files that no page refers to any more are removed.
+    Each inline PNG (``<img class="asb-picture">``, as ``Explorable.static_html`` writes
+    it inside ``<noscript>``) becomes a file under ``PICTURES_DIR`` named by its content
+    hash, referred to by a URL relative to the page (so it works served and from
+    file://): a reader with scripts never loads it. Pages without explorers are not
+    touched, and a page already rewritten (an incremental build) stays as it is: running
+    this twice changes nothing. Files that no page refers to any more are removed.
 
-    Returns ``{page: [{"id", "frames", "files", "bytes"}, ...]}`` for every page with
-    players, ``bytes`` being what the player's distinct files take on disk. Raises
-    ``FrameBudgetError`` naming every player over ``budget`` and every page that refers
-    to a missing frame file.
+    Returns ``{page: [{"id", "files", "bytes"}, ...]}`` for every page with explorers.
+    Raises ``MissingPictureError`` naming every page that refers to a missing file.
     """
-    if not isinstance(budget, int) or budget <= 0:
-        raise ValueError(f"budget must be a positive number of bytes, got {budget!r}")
     outdir = Path(outdir)
     report, used, problems = {}, set(), []
     for page in sorted(outdir.rglob("*.html")):
@@ -532,37 +507,30 @@ def externalize_frames(outdir, budget: int = PLAYER_DISK_BUDGET_BYTES) -> dict:
         if new != text:
             page.write_text(new, encoding="utf-8")
         report[name] = []
-        for pid, n_frames, files in _players(new, page.parent):
+        for pid, files in _players(new, page.parent):
             missing = sorted(f.name for f in files if not f.is_file())
             if missing:
-                problems.append(f"{name}: {pid} refers to missing frame files {', '.join(missing[:3])}")
+                problems.append(f"{name}: {pid} refers to missing picture files {', '.join(missing[:3])}")
                 continue
-            size = sum(f.stat().st_size for f in files)
             used |= files
-            report[name].append({"id": pid, "frames": n_frames, "files": len(files), "bytes": size})
-            if size > budget:
-                problems.append(f"{name}: the frames of {pid} take {size:,} bytes on disk ({len(files)} "
-                                f"distinct files), over the budget of {budget:,} bytes per player "
-                                "(attention_book.sphinx_ext.PLAYER_DISK_BUDGET_BYTES); "
-                                "use a coarser grid or smaller frames")
+            report[name].append({"id": pid, "files": len(files), "bytes": sum(f.stat().st_size for f in files)})
     if problems:
-        raise FrameBudgetError("\n".join(problems))
-    frames_dir = outdir / FRAMES_DIR
-    if frames_dir.is_dir():
-        for stale in frames_dir.iterdir():
+        raise MissingPictureError("\n".join(problems))
+    pictures = outdir / PICTURES_DIR
+    if pictures.is_dir():
+        for stale in pictures.iterdir():
             if stale.resolve() not in used:
                 stale.unlink()
     return report
 
 
-def _externalize_frames(app, exception):
+def _externalize_pictures(app, exception):
     if exception is not None or not _is_html(app):
         return
-    report = externalize_frames(app.outdir)
-    for page, players in report.items():
+    for page, players in externalize_pictures(app.outdir).items():
         for p in players:
-            logger.info("attention_book: %s %s: %d frames in %d files, %d bytes on disk",
-                        page, p["id"], p["frames"], p["files"], p["bytes"])
+            logger.info("attention_book: %s %s: its picture in %d file, %d bytes",
+                        page, p["id"], p["files"], p["bytes"])
 
 
 # --- maths typeset at build time -------------------------------------------------------
