@@ -211,22 +211,47 @@ def jacobian_function(n: int):
 SIGMA_Q, SIGMA_K = sp.symbols("sigma_q sigma_k", positive=True)
 
 
+def _expectation(expr, moment):
+    """E[``expr``] for a polynomial in independent random symbols: the expanded sum, term by
+    term, each term's expectation the product of its factors' moments ``moment(x, power)``."""
+    total = sp.Integer(0)
+    for term in sp.Add.make_args(sp.expand(expr)):
+        coeff, factors = term.as_coeff_mul()
+        value = coeff
+        for factor in factors:
+            base, power = factor.as_base_exp()
+            value *= moment(base, power)
+        total += value
+    return total
+
+
 def dot_product_moments(d: int) -> dict:
     r"""Mean and variance of :math:`q\cdot k` for ``d`` explicit components, by ``sympy.stats``.
 
     Components are independent, :math:`q_i \sim \mathcal N(0, \sigma_q^2)` and
-    :math:`k_i \sim \mathcal N(0, \sigma_k^2)`. Returns ``{"mean", "variance"}`` as
-    SymPy expressions in ``sigma_q`` and ``sigma_k``; raises :class:`StepError` unless
-    they are 0 and :math:`d\,\sigma_q^2\sigma_k^2`.
+    :math:`k_i \sim \mathcal N(0, \sigma_k^2)`. :math:`\mathbb E[q\cdot k]` and
+    :math:`\mathbb E[(q\cdot k)^2]` are expanded into monomials, and each monomial's expectation
+    is the product of its independent factors' moments, each from ``sympy.stats``
+    (:math:`\mathbb E[q_i] = 0`, :math:`\mathbb E[q_i^2] = \sigma_q^2`, ...): what the joint
+    integral gives, without integrating over all 2d components at once. Returns
+    ``{"mean", "variance"}`` as SymPy expressions in ``sigma_q`` and ``sigma_k``; raises
+    :class:`StepError` unless they are 0 and :math:`d\,\sigma_q^2\sigma_k^2`.
     """
-    from sympy.stats import E, Normal, variance
+    import functools
+
+    from sympy.stats import E, Normal
 
     d = v.positive_int(d, "d")
     q = [Normal(f"q_{i + 1}", 0, SIGMA_Q) for i in range(d)]
     k = [Normal(f"k_{i + 1}", 0, SIGMA_K) for i in range(d)]
     dot = sum(a * b for a, b in zip(q, k))
-    mean = sp.simplify(E(dot))
-    var = sp.simplify(variance(dot))
+
+    @functools.lru_cache(maxsize=None)
+    def moment(x, power):
+        return sp.simplify(E(x**power))
+
+    mean = sp.simplify(_expectation(dot, moment))
+    var = sp.simplify(_expectation(dot**2, moment) - mean**2)
     if mean != 0 or sp.simplify(var - d * SIGMA_Q**2 * SIGMA_K**2) != 0:
         raise StepError(f"E[q.k] = {mean}, Var(q.k) = {var} for d = {d}, not 0 and d sigma_q^2 sigma_k^2")
     return {"mean": mean, "variance": var}

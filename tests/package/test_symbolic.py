@@ -218,3 +218,21 @@ def test_symbolic_jacobian_matches_numerics():
 def test_jacobian_function_bad_input():
     with pytest.raises(ValueError, match=r"^z\b"):
         dv.jacobian_function(3)([0.1, 0.2])
+
+
+def test_dot_product_moments_term_by_term_equal_the_joint_law():
+    """E and Var of q·k, monomial by monomial (scale-the-scores' table, d = 1..4), and for d = 2
+    the same as sympy.stats integrating the joint law of all four components at once."""
+    from sympy.stats import Normal, variance
+
+    for d in (1, 2, 3, 4):
+        got = dv.dot_product_moments(d)
+        assert got["mean"] == 0 and sp.simplify(got["variance"] - d * dv.SIGMA_Q**2 * dv.SIGMA_K**2) == 0
+    q = [Normal(f"q_{i}", 0, dv.SIGMA_Q) for i in (1, 2)]
+    k = [Normal(f"k_{i}", 0, dv.SIGMA_K) for i in (1, 2)]
+    assert sp.simplify(variance(q[0] * k[0] + q[1] * k[1]) - dv.dot_product_moments(2)["variance"]) == 0
+    # term by term: 3 E[x²] + E[x], with E[x²] = 5 and E[x] = 0
+    x = sp.Symbol("x")
+    assert dv._expectation(3 * x**2 + x, lambda base, power: 5 if power == 2 else 0) == 15
+    with pytest.raises(ValueError, match="^d"):
+        dv.dot_product_moments(0)
