@@ -170,7 +170,8 @@ def test_every_built_page_links_one_stylesheet(site):
 # A hash of every computed property (sorted, custom properties included) of the root, the
 # body and the first element in the body of each kind (tag, classes and the classes and tag
 # of its parent: about 500 on a chapter, where the page has about 10,000), and of their
-# ::before and ::after. Only the body is compared: bundling changes the head.
+# ::before and ::after where these are drawn (else their content, none or normal). Only the
+# body is compared: bundling changes the head.
 _STYLES = """() => {
     const hash = s => { let x = 0; for (let i = 0; i < s.length; i++) x = (x * 31 + s.charCodeAt(i)) | 0; return x; };
     const kind = e => e.tagName + '.' + [...e.classList].sort().join('.');
@@ -189,7 +190,13 @@ _STYLES = """() => {
     const out = {};
     for (const [k, e] of [['html', document.documentElement], ['body', document.body], ...kinds])
         for (const pseudo of [null, '::before', '::after']) {
-            const cs = getComputedStyle(e, pseudo), n = cs.length, parts = [];
+            const cs = getComputedStyle(e, pseudo);
+            // a ::before or ::after with no content is not drawn: its content alone is compared
+            if (pseudo && (cs.content === 'none' || cs.content === 'normal')) {
+                out[k + pseudo] = cs.content;
+                continue;
+            }
+            const n = cs.length, parts = [];
             const same = n >= S && cs[0] === standard[0] && cs[S - 1] === standard[S - 1] && (n === S || cs[S].startsWith('--'));
             for (let i = 0; i < n; i++) {
                 const p = same && i < S ? standard[i] : cs[i];

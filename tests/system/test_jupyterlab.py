@@ -411,25 +411,12 @@ def test_labels_read_well(visited, urlpath):
         assert doubled == [], f"{urlpath}: doubled parentheses in {doubled}"
 
 
-def _shows_a_module(urlpath: str) -> bool:
-    """Whether the page makes an explorer that computes in the page (an anywidget in Jupyter)."""
-    import nbformat
-
-    from book_files import MODULE_EXPLORERS
-
-    nb = nbformat.read(ROOT / urlpath.removeprefix("lab/tree/"), as_version=4)
-    return any(f"{name}(" in c.source for c in nb.cells if c.cell_type == "code" for name in MODULE_EXPLORERS)
-
-
-MODULE_PAGES = [p for p in EXPLORING if _shows_a_module(p)]
-
-
-def test_the_module_pages_are_found():
-    names = {_name(p) for p in MODULE_PAGES}
+def test_the_explorer_pages_are_found():
+    names = {_name(p) for p in EXPLORING}
     assert {"derive-the-softmax-gradient", "keep-long-contexts-sharp", "lab-find-the-needle"} <= names
 
 
-@pytest.mark.parametrize("urlpath", MODULE_PAGES, ids=_name)
+@pytest.mark.parametrize("urlpath", EXPLORING, ids=_name)
 def test_a_module_repaints_while_the_kernel_sleeps(visited, urlpath):
     """An explorer's view is the page's module (an anywidget), its controls ipywidgets linked to
     it in the page: with the kernel asleep, a key press still redraws the panels and the readout
