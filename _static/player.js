@@ -24,9 +24,40 @@
     if (note && data.module.note) { note.textContent = data.module.note; }
     root.asbShowPanel = view.showPanel;
     root.asbDefaultStops = view.roundStops;
+    var tell = liveNumbers(data.module.name, view);
+    root.addEventListener("input", tell);
+    root.addEventListener("change", tell);
     stepButtons(root, data.controls);
-    present(root, data, view.fromInput);
+    present(root, data, function () { view.fromInput(); tell(); });
     ready(root);
+  }
+  // The prose's numbers bound to this explorer (the {live} role, attention_book.live):
+  // <span class="asb-live" data-bind="module:path.in.state" data-format=".3f">, rewritten from
+  // the module's state by its own formatter at every change. The first explorer of a module's
+  // name on the page owns them. Returns the function that rewrites them.
+  var bound = {};
+  function liveNumbers(name, view) {
+    if (!name || bound[name] || typeof view.format !== "function") { return function () {}; }
+    bound[name] = true;
+    var spans = [].filter.call(document.querySelectorAll(".asb-live[data-bind]"), function (s) {
+      return s.getAttribute("data-bind").split(":")[0] === name;
+    });
+    spans.forEach(function (span) {  // what the dotted underline means
+      span.classList.add("asb-live-on");
+      span.title = "This number follows the explorer on this page";
+    });
+    function tell() {
+      var state = view.state;
+      spans.forEach(function (span) {
+        var path = span.getAttribute("data-bind").split(":")[1].split(".");
+        var x = path.reduce(function (o, k) { return o === null || o === undefined ? o : o[k]; }, state);
+        if (typeof x !== "number" || !isFinite(x)) { return; }  // the glued value stays
+        var text = view.format(x, span.getAttribute("data-format"));
+        if (span.textContent !== text) { span.textContent = text; }
+      });
+    }
+    tell();
+    return tell;
   }
   // "−" and "+" beside a module's sliders: one position a press, for a finger (not Tab stops)
   function stepButtons(root, controls) {

@@ -131,6 +131,9 @@ def test_the_fold_renders_as_details_with_its_title(tiny):
 @pytest.mark.build
 def test_the_glued_number_and_the_cross_reference_resolve(tiny):
     assert re.search(r'the stack has <span class="pasted-text">128</span> layers', page(tiny, "fold-it.html"))
+    # the {live} role: the same glued number in a span bound to an explorer's state
+    assert re.search(r'bound to it: <span class="asb-live" data-bind="folding:layers" data-format=".0f">'
+                     r'<span class="pasted-text">128</span></span> layers', page(tiny, "fold-it.html"))
     assert re.search(r'<a class="reference internal" href="fold-it.html#count-the-layers">', page(tiny, "start.html"))
 
 
@@ -218,3 +221,25 @@ def test_setting_the_extension_up_imports_no_book_package():
     assert proc.returncode == 0, proc.stderr[-3000:]
     report = json.loads(proc.stdout.strip().splitlines()[-1])
     assert report["blocked"] and report["asked"] == [] and report["hooks"] > 20
+
+
+@pytest.mark.parametrize("text", ["layers", "layers:.3e <folding:layers>", "layers:.3f <Folding:layers>",
+                                  "layers:.3f folding:layers", "layers:.3f <folding:>"])
+def test_a_malformed_live_role_is_an_error_that_says_the_syntax(text):
+    """{live} needs key:.Nf or key:.Ng and <module:path>: anything else is a build error
+    (the strict build fails) naming the form it wants, before any glue is looked up."""
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+    from docutils.parsers.rst.states import Inliner
+    from docutils.utils import new_document
+
+    from attention_book.live import LiveRole
+
+    document = new_document("page.md", get_default_settings(Parser))
+    inliner = Inliner()
+    inliner.init_customizations(document.settings)
+    inliner.document, inliner.reporter = document, document.reporter
+    document.reporter.get_source_and_line = lambda line: ("page.md", line)  # as a state machine sets it
+    made, messages = LiveRole()("live", f"{{live}}`{text}`", text, 1, inliner)
+    assert made == [] and len(messages) == 1
+    assert messages[0]["level"] == 3 and "key:.Nf <module:path>" in messages[0].astext()

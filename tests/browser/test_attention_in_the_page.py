@@ -9,6 +9,8 @@ Screenshots go to _build/screenshots/explorer-attention-*.png for review.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from attention_scaling import lesson, web
@@ -162,5 +164,66 @@ def test_with_a_mouse_no_step_buttons_show(browser, url):
     try:
         steps = page.locator(ROOT).first.locator("button.asb-step")
         assert steps.count() == 4 and not any(steps.nth(i).is_visible() for i in range(4))
+    finally:
+        context.close()
+
+
+# --- numbers in the prose bound to the explorer (the {live} role) ---------------------------------
+
+LIVE_JS = """() => [...document.querySelectorAll('.asb-live')].map(s => ({
+    bind: s.dataset.bind, spec: s.dataset.format, text: s.textContent.trim(), on: s.classList.contains('asb-live-on')}))"""
+
+
+def live_text(x: float, spec: str) -> str:
+    """What a bound number should read (format.js liveText): Python's format, unless that reads
+    as exactly 0 where x is not, or as 1; then the readout's own form."""
+    from attention_scaling.readout import readout_number
+
+    text = format(x, spec)
+    if (float(text) == 0 and x != 0) or abs(float(text)) == 1:
+        return readout_number(x, int(spec[1:-1]) or 1, x > 0.5)
+    return text
+
+
+def bound_values(d_k: int, magnitude: float) -> dict:
+    state, _ = package(d_k, magnitude)
+    return {"attention:draw.scaled.maxWeight": state.draw.scaled.max_weight,
+            "attention:mean.unscaled.maxWeight.mean": state.mean.unscaled.max_weight.mean}
+
+
+def test_the_prose_numbers_follow_the_explorer_and_equal_the_glued_ones(browser, url, site):
+    """Two numbers of the prose are bound to the explorer. Without scripts they are the build's
+    glued values; with scripts, at the opening setting, the module writes exactly those; after
+    the sliders move (d_k to 1024, then m to 10, where both saturate) they are the package's
+    numbers at the new setting, a saturated one in the readout's "1 − …" form."""
+    built = (site / PAGE).read_text(encoding="utf-8")
+    glued = re.findall(r'<span class="asb-live" data-bind="([^"]+)" data-format="([^"]+)">'
+                       r'<span class="pasted-text">([^<]+)</span>', built)
+    want = bound_values(64, 1.0)
+    assert [g[0] for g in glued] == list(want), glued
+    assert [g[2] for g in glued] == [live_text(x, spec) for (_, spec, _), x in zip(glued, want.values())]
+    context, page, errors = open_page(browser, url)
+    try:
+        root = page.locator(ROOT).first
+        assert [s["text"] for s in page.evaluate(LIVE_JS)] == [g[2] for g in glued]  # the module writes the same
+        assert all(s["on"] for s in page.evaluate(LIVE_JS))
+        d_slider, m_slider = root.locator("input[type=range]").nth(0), root.locator("input[type=range]").nth(1)
+        d_slider.focus()
+        page.keyboard.press("End")
+        shown = page.evaluate(LIVE_JS)
+        values = bound_values(1024, 1.0)
+        assert [s["text"] for s in shown] == [live_text(values[s["bind"]], s["spec"]) for s in shown]
+        m_slider.focus()
+        page.keyboard.press("End")  # m = 10: every weight saturates
+        shown = page.evaluate(LIVE_JS)
+        values = bound_values(1024, 10.0)
+        assert [s["text"] for s in shown] == [live_text(values[s["bind"]], s["spec"]) for s in shown]
+        assert all(s["text"].startswith(("1 − ", "> 1 − ")) for s in shown), shown  # never "1.000"
+        assert errors == []
+    finally:
+        context.close()
+    context, page, _ = open_page(browser, url, scripts=False)
+    try:
+        assert [(s["text"], s["on"]) for s in page.evaluate(LIVE_JS)] == [(g[2], False) for g in glued]
     finally:
         context.close()

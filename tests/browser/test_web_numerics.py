@@ -242,6 +242,28 @@ def test_the_page_formats_like_python(modules):
         want = [format(x, f".{n}f") if kind == "f" else format(x, f"{'#' if kind == '#g' else ''}.{n}g")
                 for kind, n in specs]
         assert row == want, (x, row, want)
+    # formatSpec: the {live} role's ".Nf" and ".Ng", as Python's format(x, spec); others refused
+    live = [".0f", ".3f", ".1g", ".3g", ".4g"]
+    got = page.evaluate("""async ([base, xs, specs]) => {
+        const f = await import(base + "/format.js");
+        const bad = [".3e", "3f", ".f", ""].map(s => { try { f.formatSpec(1, s); return "no error"; }
+                                                    catch (e) { return e.name; } });
+        return [xs.map(x => specs.map(s => f.formatSpec(x, s))), bad];
+    }""", [base, xs, live])
+    assert got[1] == ["RangeError"] * 4
+    wrong = [(x, row) for x, row in zip(xs, got[0]) if row != [format(x, s) for s in live]]
+    assert wrong == [], wrong[:5]
+    # liveText: that, except where it would read as exactly 0 (x is not) or 1: the readout's form
+    from attention_scaling.readout import readout_number
+
+    cases = [(0.99996, ".3f"), (1.0, ".3f"), (0.5, ".3f"), (1e-5, ".3f"), (0.0, ".3f"), (0.99996, ".4g"),
+             (0.0004, ".2f"), (0.12345, ".2g")]
+    got = page.evaluate("""async ([base, cases]) => {
+        const f = await import(base + "/format.js");
+        return cases.map(([x, s]) => f.liveText(x, s));
+    }""", [base, cases])
+    assert got == ["1 − 4e-05", "> 1 − 1e-16", "0.500", "1.0e-05", "0.000", "1 − 4e-05", "0.00040", "0.12"]
+    assert got[0] == readout_number(0.99996, 3, True) and got[3] == readout_number(1e-5, 3, False)
 
 
 # --- bundles: one script for a page opened from disk, one module for Jupyter -----------------------

@@ -17,6 +17,8 @@ builds another book, with no package of its own (tests/sites/tiny, tests/book/te
 - :mod:`attention_book.pagespeed`, :mod:`attention_book.publishing` – what the finished
   pages get (one stylesheet, lazy images; build stamp, preview, 404 and landing pages);
 - :mod:`attention_book.folds` – the ``deeper-start`` / ``deeper-end`` directives;
+- :mod:`attention_book.live` – the ``{live}`` role: a glued number the page keeps bound to an
+  explorer's state;
 - :mod:`attention_book.handout` – the printed session handouts (``make handout``).
 
 :func:`setup` wires every event handler from one table, :data:`HOOKS`.
@@ -126,7 +128,7 @@ def handler(name: str):
 
 
 def setup(app):
-    from . import folds, proof_index
+    from . import folds, live, proof_index
 
     # The book's own settings (_config.yml, sphinx.config): every page shows them.
     for name, default, types in CONFIG:
@@ -138,6 +140,10 @@ def setup(app):
     app.add_directive("deeper-start", folds.DeeperStart)
     app.add_directive("deeper-end", folds.DeeperEnd)
     app.add_transform(folds.FoldBetweenMarkers)
+    # Numbers in the prose bound to an explorer (attention_book.live).
+    app.add_node(live.live_number, html=(live.visit_live_html, live.depart_live_html),
+                 text=(live.visit_live_text, live.depart_live_text))
+    app.add_role("live", live.LiveRole())
     # A readable index of the theorems (attention_book.proof_index), when sphinx-proof is loaded.
     if isinstance(getattr(app, "extensions", None), dict) and "sphinx_proof" in app.extensions:
         app.add_index_to_domain("prf", proof_index.TheoremIndex)

@@ -116,7 +116,7 @@ def module_html(explorer: "Explorable", uid: str) -> str:
         return c.values.index(value) if c.is_choice else sliders[c.name].position(value)
 
     data = {
-        "module": {"mount": explorer.web, "options": defaults, "note": NOTES[explorer.web]},
+        "module": {"name": explorer.name, "mount": explorer.web, "options": defaults, "note": NOTES[explorer.web]},
         "payload": explorer.payload(),
         "controls": [{"id": ids[c.name], "kind": "radio" if c.is_choice else "range", "unit": c.unit,
                       "label": plain_text(c.label), "values": []} for c in explorer.controls],

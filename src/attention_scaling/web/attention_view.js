@@ -6,7 +6,7 @@
 // random pairs against its prediction); the readout with its live sentence and a "data" table.
 // Everything is recomputed by attention.js from the seed; nothing is an image.
 import {attentionModel, attentionReadout, D_RANGE, MAGNITUDE_RANGE} from "./attention.js";
-import {formatFixed, formatGeneral, readoutNumber} from "./format.js";
+import {formatFixed, formatGeneral, liveText, readoutNumber} from "./format.js";
 import {xAxis} from "./axes.js";
 import {B, H, L, R, W, addStyles, html, logPositions, node, panel, panelFocus, indexAtOrBelow, scaffold, sliderRow, yAxis} from "./view.js";
 
@@ -240,7 +240,7 @@ export function mountAttention(root, payload, {d_k = 64, magnitude = 1, n_keys =
     input.m.addEventListener("input", fromInput);
   }
   set({d_k, magnitude, n_keys});
-  return {set, fromInput, showPanel: panelFocus(stack), roundStops: [], get state() { return state; }};
+  return {set, fromInput, showPanel: panelFocus(stack), roundStops: [], format: liveText, get state() { return state; }};
 }
 
 // The attention view's looks beyond the shared ones (view.js).

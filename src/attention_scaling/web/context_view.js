@@ -5,7 +5,7 @@
 // the parabola P(1 - P), the needle's weight against n); the readout with its live sentence and a
 // "data" table. Everything is recomputed by context.js from the seed; nothing is an image.
 import {contextModel, contextReadout, METHODS} from "./context.js";
-import {formatFixed, formatGeneral, readoutNumber} from "./format.js";
+import {formatFixed, formatGeneral, liveText, readoutNumber} from "./format.js";
 import {markerPath, xAxis} from "./axes.js";
 import {B, H, L, R, W, addStyles, choiceRow, html, node, panel, panelFocus, indexAtOrBelow, scaffold, sliderRow, yAxis} from "./view.js";
 
@@ -207,7 +207,7 @@ export function mountContext(root, payload, {n = 1024, gap = 6, method = "plain"
     input.gap.addEventListener("input", fromInput);
   }
   set({n, gap, method});
-  return {set, fromInput, showPanel: panelFocus(stack), roundStops: [], get state() { return state; }};
+  return {set, fromInput, showPanel: panelFocus(stack), roundStops: [], format: liveText, get state() { return state; }};
 }
 
 // The context view's looks beyond the shared ones (view.js).

@@ -80,6 +80,26 @@ export function formatGeneral(x, p, alt = false) {
   return signOf(x) + body;
 }
 
+// f"{x:{spec}}" for spec ".Nf" or ".Ng": the formats of the book's {live} role (numbers in
+// the prose bound to an explorer, attention_book.live), as the glued value was written
+export function formatSpec(x, spec) {
+  const m = /^\.(\d+)([fg])$/.exec(spec);
+  if (!m) throw new RangeError(`spec must be .Nf or .Ng, got ${spec}`);
+  return m[2] === "f" ? formatFixed(x, Number(m[1])) : formatGeneral(x, Math.max(1, Number(m[1])));
+}
+
+// What a number bound to an explorer shows (the {live} role): formatSpec(x, spec), unless that
+// reads as exactly 0 where x is not, or as 1 (a saturated weight: "1.000"); then readoutNumber's
+// "1 − 4.2e-05", "> 1 − 1e-16" or "3.1e-05", as the readouts never show a misleading 0 or 1.
+export function liveText(x, spec) {
+  const text = formatSpec(x, spec);
+  const shown = Number(text);
+  if ((shown === 0 && x !== 0) || Math.abs(shown) === 1) {
+    return readoutNumber(x, Number(spec.slice(1, -1)) || 1, x > 0.5);
+  }
+  return text;
+}
+
 // 10.0 ** k as Python gives it (the double nearest 10^k; V8's ** need not be)
 function pow10(k) {
   return Number(`1e${k}`);

@@ -5,7 +5,7 @@
 // 80 % of the largest weight; that mean and band against m for every normalisation, this draw
 // marked); the readout with its live sentence and a "data" table. Everything is recomputed by
 // normalization.js from the seed; nothing is an image.
-import {formatFixed, formatGeneral, readoutNumber} from "./format.js";
+import {formatFixed, formatGeneral, liveText, readoutNumber} from "./format.js";
 import {markerPath, xAxis} from "./axes.js";
 import {GAIN_RANGE, MAGNITUDE_RANGE, MODES, normalizationModel, normalizationReadout} from "./normalization.js";
 import {H, L, R, W, addStyles, choiceRow, html, logPositions, node, panel, panelFocus, scaffold, sliderRow, yAxis} from "./view.js";
@@ -195,7 +195,7 @@ export function mountNormalization(root, payload, {mode = "scaled", magnitude = 
     input.gain.addEventListener("input", fromInput);
   }
   set({mode, magnitude, gain});
-  return {set, fromInput, showPanel: panelFocus(stack), roundStops: [], get state() { return state; }};
+  return {set, fromInput, showPanel: panelFocus(stack), roundStops: [], format: liveText, get state() { return state; }};
 }
 
 // The normalisation view's looks beyond the shared ones (view.js).

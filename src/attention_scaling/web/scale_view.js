@@ -3,7 +3,7 @@
 // table of the current numbers. Everything is recomputed by scale.js at any s; nothing is an
 // image. Colours come from the page (CSS custom properties, `currentColor` for text), so dark
 // mode needs no second drawing; nothing animates.
-import {formatFixed, formatGeneral, readoutNumber} from "./format.js";
+import {formatFixed, formatGeneral, liveText, readoutNumber} from "./format.js";
 import {B, H, L, R, T, VIEW_CSS, W, addStyles, html, logPositions, node, panel, panelFocus, scaffold, sliderRow, yAxis} from "./view.js";
 import {unpack} from "./payload.js";
 import {SCALE_RANGE, scaleReadout, scaleState} from "./scale.js";
@@ -161,7 +161,7 @@ export function mountScale(root, packed, {scale = 1, inputId = null, slider: wit
   set(scale);
   // Present mode's stops when the lesson has none: the round values, as player.js words them
   const roundStops = (payload.nice || []).map(v => ({caption: `scale s = ${formatGeneral(v, 3)}`, at: [at.toStep(v)]}));
-  return {set, fromInput, showPanel: panelFocus(stack), roundStops, get state() { return state; }};
+  return {set, fromInput, showPanel: panelFocus(stack), roundStops, format: liveText, get state() { return state; }};
 }
 
 // The scale view's two colours, in light and dark, beyond the looks every view shares (view.js).
