@@ -53,7 +53,8 @@
         var x = path.reduce(function (o, k) { return o === null || o === undefined ? o : o[k]; }, state);
         if (typeof x !== "number" || !isFinite(x)) { return; }  // the glued value stays
         var text = view.format(x, span.getAttribute("data-format"));
-        if (span.textContent !== text) { span.textContent = text; }
+        var shown = span.querySelector(".pasted-text") || span;  // styled as the other glued numbers
+        if (shown.textContent !== text) { shown.textContent = text; }
       });
     }
     tell();
