@@ -46,13 +46,25 @@
       span.classList.add("asb-live-on");
       span.title = "This number follows the explorer on this page";
     });
+    function get(o, k) { return o === null || o === undefined ? o : o[k]; }
+    // a weight's distance from 1 as its readout has it: a mean's own complement; for a draw's
+    // largest weight, its P(1 − P) over itself (1 − P summed from the other weights)
+    function complementOf(parent, last, x) {
+      if (!parent) { return null; }
+      if (last === "mean" && typeof parent.complement === "number") { return parent.complement; }
+      if (last === "maxWeight" && typeof parent.largestGradient === "number" && x > 0.5) {
+        return parent.largestGradient / x;
+      }
+      return null;
+    }
     function tell() {
       var state = view.state;
       spans.forEach(function (span) {
         var path = span.getAttribute("data-bind").split(":")[1].split(".");
-        var x = path.reduce(function (o, k) { return o === null || o === undefined ? o : o[k]; }, state);
+        var parent = path.slice(0, -1).reduce(get, state), last = path[path.length - 1];
+        var x = get(parent, last);
         if (typeof x !== "number" || !isFinite(x)) { return; }  // the glued value stays
-        var text = view.format(x, span.getAttribute("data-format"));
+        var text = view.format(x, span.getAttribute("data-format"), complementOf(parent, last, x));
         var shown = span.querySelector(".pasted-text") || span;  // styled as the other glued numbers
         if (shown.textContent !== text) { shown.textContent = text; }
       });

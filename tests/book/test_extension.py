@@ -21,6 +21,7 @@ class RecordingApp:
 
     def __init__(self, extensions=("sphinx_proof",)):
         self.connected, self.directives, self.nodes, self.transforms, self.config_values = [], [], [], [], []
+        self.roles = []
         self.extensions, self.indices = dict.fromkeys(extensions), []
 
     def add_index_to_domain(self, domain, index):
@@ -34,6 +35,9 @@ class RecordingApp:
 
     def add_node(self, node, **visitors):
         self.nodes.append(node.__name__)
+
+    def add_role(self, name, role):
+        self.roles.append(name)
 
     def add_transform(self, transform):
         self.transforms.append(transform.__name__)
@@ -55,7 +59,8 @@ def test_setup_connects_every_row_of_the_table_in_its_order():
         (e, attention_book.handler(name), p) for e, name, p in attention_book.HOOKS]
     assert all(callable(h) for _, h, _ in app.connected)
     assert sorted(app.directives) == ["deeper-end", "deeper-start"]
-    assert app.nodes == ["deeper", "_marker"] and app.transforms == ["FoldBetweenMarkers"]
+    assert app.nodes == ["deeper", "_marker", "live_number"] and app.transforms == ["FoldBetweenMarkers"]
+    assert app.roles == ["live"]
     assert app.config_values == [name for name, _, _ in attention_book.CONFIG]
     assert app.config_values[0] == "pages_branch" and all(n.startswith("book_") for n in app.config_values[1:])
     # the theorem index, given sphinx-proof's domain (and none without it)

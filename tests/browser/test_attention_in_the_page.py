@@ -174,34 +174,45 @@ LIVE_JS = """() => [...document.querySelectorAll('.asb-live')].map(s => ({
     bind: s.dataset.bind, spec: s.dataset.format, text: s.textContent.trim(), on: s.classList.contains('asb-live-on')}))"""
 
 
-def live_text(x: float, spec: str) -> str:
+def live_text(x: float, spec: str, complement: float | None = None) -> str:
     """What a bound number should read (format.js liveText): Python's format, unless that reads
-    as exactly 0 where x is not, or as 1; then the readout's own form."""
+    as exactly 0 or 1 and x is not (or x is 1 but its complement is not 0); then the readout's
+    own form, from the same complement."""
     from attention_scaling.readout import readout_number
 
     text = format(x, spec)
-    if (float(text) == 0 and x != 0) or abs(float(text)) == 1:
-        return readout_number(x, int(spec[1:-1]) or 1, x > 0.5)
+    shown = float(text)
+    if (shown == 0 and x != 0) or (abs(shown) == 1 and (x != shown or (complement or 0) > 0)):
+        return readout_number(x, int(spec[1:-1]) or 1, x > 0.5, complement if x > 0.5 else None)
     return text
 
 
 def bound_values(d_k: int, magnitude: float) -> dict:
+    """bind -> (value, complement) as the page's player.js reads them from the state."""
     state, _ = package(d_k, magnitude)
-    return {"attention:draw.scaled.maxWeight": state.draw.scaled.max_weight,
-            "attention:mean.unscaled.maxWeight.mean": state.mean.unscaled.max_weight.mean}
+    top, mean = state.draw.scaled.max_weight, state.mean.unscaled.max_weight
+    return {"attention:dK": (float(d_k), None), "attention:magnitude": (magnitude, None),
+            "attention:draw.scaled.maxWeight": (top, state.draw.scaled.largest_gradient / top if top > 0.5 else None),
+            "attention:mean.unscaled.maxWeight.mean": (mean.mean, mean.complement)}
+
+
+def expected(shown: list[dict], values: dict) -> list[str]:
+    return [live_text(values[s["bind"]][0], s["spec"], values[s["bind"]][1]) for s in shown]
 
 
 def test_the_prose_numbers_follow_the_explorer_and_equal_the_glued_ones(browser, url, site):
-    """Two numbers of the prose are bound to the explorer. Without scripts they are the build's
-    glued values; with scripts, at the opening setting, the module writes exactly those; after
-    the sliders move (d_k to 1024, then m to 10, where both saturate) they are the package's
-    numbers at the new setting, a saturated one in the readout's "1 − …" form."""
+    """Four numbers of the prose are bound to the explorer (d_k, m, the draw's largest blue
+    weight, the mean largest red weight). Without scripts they are the build's glued values;
+    with scripts, at the opening setting, the module writes exactly those; after the sliders
+    move (d_k to 1024, then m to 10, where both weights saturate) they are the package's
+    numbers at the new setting, a saturated one in the readout's "1 − …" form from the same
+    complement as the readout table beside it (which shows the same string)."""
     built = (site / PAGE).read_text(encoding="utf-8")
     glued = re.findall(r'<span class="asb-live" data-bind="([^"]+)" data-format="([^"]+)">'
                        r'<span class="pasted-text">([^<]+)</span>', built)
     want = bound_values(64, 1.0)
     assert [g[0] for g in glued] == list(want), glued
-    assert [g[2] for g in glued] == [live_text(x, spec) for (_, spec, _), x in zip(glued, want.values())]
+    assert [g[2] for g in glued] == [live_text(want[bind][0], spec, want[bind][1]) for bind, spec, _ in glued]
     context, page, errors = open_page(browser, url)
     try:
         root = page.locator(ROOT).first
@@ -212,13 +223,15 @@ def test_the_prose_numbers_follow_the_explorer_and_equal_the_glued_ones(browser,
         page.keyboard.press("End")
         shown = page.evaluate(LIVE_JS)
         values = bound_values(1024, 1.0)
-        assert [s["text"] for s in shown] == [live_text(values[s["bind"]], s["spec"]) for s in shown]
+        assert [s["text"] for s in shown] == expected(shown, values)
         m_slider.focus()
         page.keyboard.press("End")  # m = 10: every weight saturates
         shown = page.evaluate(LIVE_JS)
         values = bound_values(1024, 10.0)
-        assert [s["text"] for s in shown] == [live_text(values[s["bind"]], s["spec"]) for s in shown]
-        assert all(s["text"].startswith(("1 − ", "> 1 − ")) for s in shown), shown  # never "1.000"
+        assert [s["text"] for s in shown] == expected(shown, values)
+        assert [s["text"] for s in shown][:2] == ["1024", "10"]
+        assert all(s["text"].startswith("1 − ") for s in shown[2:]), shown  # never "1.000"
+        assert shown[2]["text"] in str(root.evaluate(SHOWN)["cells"])  # the table says the same
         assert errors == []
     finally:
         context.close()

@@ -253,17 +253,20 @@ def test_the_page_formats_like_python(modules):
     assert got[1] == ["RangeError"] * 4
     wrong = [(x, row) for x, row in zip(xs, got[0]) if row != [format(x, s) for s in live]]
     assert wrong == [], wrong[:5]
-    # liveText: that, except where it would read as exactly 0 (x is not) or 1: the readout's form
+    # liveText: that, except where it would read as exactly 0 or 1 and x is not (or x is 1 in
+    # double precision but the other weights are not 0: its complement): the readout's form
     from attention_scaling.readout import readout_number
 
-    cases = [(0.99996, ".3f"), (1.0, ".3f"), (0.5, ".3f"), (1e-5, ".3f"), (0.0, ".3f"), (0.99996, ".4g"),
-             (0.0004, ".2f"), (0.12345, ".2g")]
+    cases = [(0.99996, ".3f", None), (1.0, ".3f", None), (1.0, ".3f", 3.2e-31), (0.99996, ".3f", 4.1e-05),
+             (0.5, ".3f", None), (1e-5, ".3f", None), (0.0, ".3f", None), (0.99996, ".4g", None),
+             (0.0004, ".2f", None), (0.12345, ".2g", None), (64.0, ".0f", None), (1.0, ".3g", None)]
     got = page.evaluate("""async ([base, cases]) => {
         const f = await import(base + "/format.js");
-        return cases.map(([x, s]) => f.liveText(x, s));
+        return cases.map(([x, s, c]) => f.liveText(x, s, c));
     }""", [base, cases])
-    assert got == ["1 − 4e-05", "> 1 − 1e-16", "0.500", "1.0e-05", "0.000", "1 − 4e-05", "0.00040", "0.12"]
-    assert got[0] == readout_number(0.99996, 3, True) and got[3] == readout_number(1e-5, 3, False)
+    assert got == ["1 − 4e-05", "1.000", "1 − 3.2e-31", "1 − 4.1e-05", "0.500", "1.0e-05", "0.000", "1 − 4e-05",
+                   "0.00040", "0.12", "64", "1"]
+    assert got[2] == readout_number(1.0, 3, True, 3.2e-31) and got[5] == readout_number(1e-5, 3, False)
 
 
 # --- bundles: one script for a page opened from disk, one module for Jupyter -----------------------

@@ -7,7 +7,9 @@ the explorer whose module is ``attention`` (its ``data.module.name``, see
 ``_static/player.js`` rewrites the span's text from the module's state whenever the explorer
 changes, formatted with the same spec by the module's own formatter (``format.js``'s
 ``liveText``: Python's ``f`` and ``g``, digit for digit, except that a number that would
-read as exactly 0 or 1 and is not reads as the explorer's readout writes it, ``1 − 4.2e-05``).
+read as exactly 0 (and is not) or 1 reads as the explorer's readout writes it, ``1 − 4.2e-05``,
+from the same distance to 1: a mean's own complement, a draw's largest weight's
+``largestGradient / maxWeight``).
 Without scripts, in print and in the generated notebooks the glued value stays.
 
 The format must be ``.Nf`` or ``.Ng``: the two both sides write the same way.

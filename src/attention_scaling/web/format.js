@@ -89,13 +89,15 @@ export function formatSpec(x, spec) {
 }
 
 // What a number bound to an explorer shows (the {live} role): formatSpec(x, spec), unless that
-// reads as exactly 0 where x is not, or as 1 (a saturated weight: "1.000"); then readoutNumber's
-// "1 − 4.2e-05", "> 1 − 1e-16" or "3.1e-05", as the readouts never show a misleading 0 or 1.
-export function liveText(x, spec) {
+// reads as exactly 0 or ±1 where x is not (a saturated weight: "1.000"); then readoutNumber's
+// "1 − 4.2e-05" or "3.1e-05", as the readouts never show a misleading 0 or 1, the distance
+// from 1 being `complement` (1 − x summed from the other weights, as the readout's) if given:
+// a weight that is 1 in double precision still reads "1 − 3.2e-31" when the others are not 0.
+export function liveText(x, spec, complement = null) {
   const text = formatSpec(x, spec);
   const shown = Number(text);
-  if ((shown === 0 && x !== 0) || Math.abs(shown) === 1) {
-    return readoutNumber(x, Number(spec.slice(1, -1)) || 1, x > 0.5);
+  if ((shown === 0 && x !== 0) || (Math.abs(shown) === 1 && (x !== shown || complement > 0))) {
+    return readoutNumber(x, Number(spec.slice(1, -1)) || 1, x > 0.5, x > 0.5 ? complement : null);
   }
   return text;
 }
