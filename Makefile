@@ -24,7 +24,7 @@ help:
 	@echo "make test   unit, notebook, strict-build and browser tests"
 	@echo "make screenshots  every page at 1280 and 390 px, light and dark, in _build/screenshots/"
 	@echo "make test-oldest  the package's tests with its oldest supported versions (.venv-oldest)"
-	@echo "make bench  slider latency, frame export, build time, page weight, Lighthouse (table + JSON line)"
+	@echo "make bench  key → paint in JupyterLab and on the static page, build time, page weight, Lighthouse"
 	@echo "make bench-class  kernels, memory and slider latency for a class of 5-40 on this machine"
 	@echo "make publish  build, then push $(HTML) to the $(PAGES_BRANCH) branch of $(REMOTE) (ghp-import)"
 	@echo "make pdf    print the book (or PAGES=\"book/intro.html ...\") to _build/handout.pdf"

@@ -1,27 +1,27 @@
-"""Benchmarks: slider latency (naive vs fast, interleaved), static frame export, build time, page weight.
+"""Benchmarks (issue 30): what a reader feels, measured end to end, where the reader feels it.
 
 Run with `make bench`. Prints a table, then one JSON object as the last line. Speed is
 measured here and only here: the test suite asserts behaviour, never timings.
 
-Slider latency is the time from a slider change to a new PNG frame set on the
-``ipywidgets.Image`` that shows it: for the live widget, the transparent layer of the
-changing artists (the background is sent once). The naive baseline is the classic ``interact``
-callback: it draws fresh vectors, makes a new pyplot figure and saves it as the inline
-backend does. Both run in this one process, interleaved round by round in random order,
-and the speed-up is the median of the per-round ratios (the machines are noisy). So does
-the widget's path before the layered frame (full frame, Pillow's encoder:
-``slider_before_over_fast``).
+* **JupyterLab, key press → painted** (``lab_*``): a real JupyterLab (tests/lab_server.py) on a
+  scratch notebook with three explorers of the same figure: the book's attention explorer (its
+  ES module as an anywidget, the controls ipywidgets linked to it in the page), the **frame path**
+  as the live widget drew every control but the cached one before issue 30 (the kernel updates
+  the package's matplotlib figure and sends a PNG to an ``ipywidgets.Image``: :func:`frame_widget`),
+  and a classic ``interact`` that draws a new pyplot figure per change (:func:`naive_figure`).
+  Each round presses an arrow key once on every control of the module (d_k, magnitude, number
+  of keys) and on the magnitude and d_k of the two baselines, in random order, and times the
+  key's event to the frame after the change was painted (:data:`PAINT_JS`). Websocket frames
+  the page receives per change are counted too: the module's changes need none.
+* **Static page, input → painted under 4× CPU throttling** (``static_*``): the built "Scale
+  the scores" page served from disk, Chromium slowed four times through the DevTools protocol
+  (Lighthouse's mobile setting); arrow keys on each range input of the attention explorer.
+* **Build** cold and warm, **page weight** (bytes each page loads until the network is idle,
+  served gzip-compressed as a static host serves them: sent and decoded), and **Lighthouse**
+  (mobile and desktop presets) over every page.
 
-End to end, `make bench` also starts JupyterLab (tests/lab_server.py) on a scratch
-notebook with the attention explorer and a classic `interact` drawing the same panels,
-and times a key press on each slider until its new frame is painted, in the page
-(`performance.now()`), interleaved round by round (``lab_*`` keys); ``--lab-before`` adds
-the widget as it was before the layered frame to the same rounds (``lab_before_*``).
-
-Page weight is what Chromium loads for each page until the network is idle (its resource
-timing, as in the browser tests), served from the built site. Player frames are files
-loaded on demand, so they count there only as each player's background and default frame;
-what every player's distinct frame files take on disk is reported beside it.
+Every latency is a median and a 95th percentile over rounds interleaved in one session; the
+ratios between paths are medians of per-round ratios (the machines are noisy).
 """
 
 from __future__ import annotations
@@ -44,25 +44,17 @@ import matplotlib.pyplot as plt  # noqa: E402  (the naive baseline uses pyplot o
 import numpy as np  # noqa: E402
 
 from attention_scaling import diagonal_gradient, draw_queries_keys, softmax  # noqa: E402
-from attention_scaling.explorables import attention_explorer, scale_explorer  # noqa: E402
-from attention_scaling.explorables import live_positions  # noqa: E402
-from attention_scaling.explorables.book import _magnitude_control  # noqa: E402
-from attention_scaling.figures import D_VALUES  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def naive_frame(d_k: int, magnitude: float, n_keys: int, seed: int, n_pairs: int = 2000) -> bytes:
-    """What a classic `interact` callback does: recompute everything, new figure, savefig."""
-    fig = naive_figure(d_k, magnitude, n_keys, seed, n_pairs)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", bbox_inches="tight")  # as the inline backend does
-    plt.close(fig)
-    return buf.getvalue()
+#: The page whose attention explorer the static timing drives.
+STATIC_PAGE = "book/scale-the-scores.html"
+#: Lighthouse's mobile preset slows the CPU four times; so does the static timing.
+THROTTLE = 4
 
 
 def naive_figure(d_k: int, magnitude: float, n_keys: int, seed: int, n_pairs: int = 2000):
-    """The classic callback's new pyplot figure (the inline backend shows it, then closes it)."""
+    """A classic `interact` callback's figure: fresh vectors, a new pyplot figure of the same
+    three panels (the inline backend shows it, then closes it)."""
     q, k = draw_queries_keys(d_k, magnitude, n_queries=1, n_keys=n_keys, seed=seed)
     z = (q @ k.T)[0]
     p_u, p_s = softmax(z), softmax(z / np.sqrt(d_k))
@@ -86,80 +78,11 @@ def naive_figure(d_k: int, magnitude: float, n_keys: int, seed: int, n_pairs: in
     return fig
 
 
-def slider_latency(rounds: int, seed: int = 2026) -> dict:
-    import ipywidgets as w
-
-    explorer = attention_explorer()
-    image = w.Image(format="png")
-    explorer.frame()  # build the figure and its background once, as the widget does on display
-
-    def fast(params):  # what the live widget does per change (Explorable.widget)
-        fig = explorer.figure
-        fig.update(**(explorer.defaults() | params))
-        explorer.describe(fig.state)
-        image.value = fig.live_layer_png()
-
-    def before(params):  # what the live widget did before the layered frame (before_widget)
-        fig = explorer.figure
-        fig.update(**(explorer.defaults() | params))
-        explorer.describe(fig.state)
-        image.value = pillow_png(fig)
-
-    rng = np.random.default_rng(seed)
-    fast_ms, naive_ms, ratios, before_ratios = [], [], [], []
-    for _ in range(rounds):
-        params = {"d_k": int(rng.choice(D_VALUES)), "magnitude": float(np.round(10 ** rng.uniform(-1, 1), 2)),
-                  "n_keys": int(rng.integers(2, 33)), "seed": 0}
-        timings = {}
-        order = ["fast", "naive", "before"]
-        rng.shuffle(order)
-        for which in order:
-            start = time.perf_counter()
-            if which == "fast":
-                fast(params)
-            elif which == "before":
-                before(params)
-            else:
-                naive_frame(**params)
-            timings[which] = (time.perf_counter() - start) * 1e3
-        fast_ms.append(timings["fast"])
-        naive_ms.append(timings["naive"])
-        ratios.append(timings["naive"] / timings["fast"])
-        before_ratios.append(timings["before"] / timings["fast"])
-    return {
-        "slider_before_over_fast": float(np.median(before_ratios)),
-        "slider_median_ms": float(np.median(fast_ms)),
-        "slider_p95_ms": float(np.percentile(fast_ms, 95)),
-        "naive_median_ms": float(np.median(naive_ms)),
-        "naive_p95_ms": float(np.percentile(naive_ms, 95)),
-        "naive_over_fast": float(np.median(ratios)),
-        "rounds": rounds,
-    }
-
-
-# --- end to end in a real JupyterLab --------------------------------------------------
-
-def pillow_png(fig) -> bytes:
-    """The full frame as BlitFigure.png encoded it before fast_png: Pillow, RGB, compress_level 1."""
-    from PIL import Image, PngImagePlugin
-
-    from attention_scaling.figures import MIN_FONT_KEY
-
-    buf = io.BytesIO()
-    frame = fig.render()
-    image = Image.fromarray(frame)
-    if (frame[..., 3] == 255).all():
-        image = image.convert("RGB")
-    info = PngImagePlugin.PngInfo()
-    info.add_text(MIN_FONT_KEY, f"{fig._smallest_pt:g}")
-    image.save(buf, format="PNG", compress_level=1, pnginfo=info, dpi=(fig.fig.dpi,) * 2)
-    return buf.getvalue()
-
-
-def before_widget(explorer):
-    """The live widget as it was before the layered frame (for ``--lab-before``): one image
-    of the full frame, encoded by Pillow (RGB, compress_level 1), per change, then the
-    readout; the kernel echoes each slider value back. Same controls as Explorable.widget."""
+def frame_widget(explorer):
+    """The frame path, for comparison: the explorer's ipywidgets controls, and per change the
+    kernel updates the package's matplotlib figure and sends its PNG (``BlitFigure.png``) to an
+    ``ipywidgets.Image``, with the readout below: what the live widget did for every control but
+    the one whose frames it cached, before the module (issue 30)."""
     import html
 
     import ipywidgets as w
@@ -171,93 +94,100 @@ def before_widget(explorer):
     def redraw(_change=None):
         fig = explorer.figure
         fig.update(**(explorer.defaults() | {name: s.value for name, s in controls.items()}))
-        _, text = explorer.describe(fig.state)
-        image.value = pillow_png(fig)
+        text = explorer.describe(fig.state).text
+        image.value = fig.png()
         readout.value = f'<p style="font-size:0.9em" aria-live="polite">{html.escape(text)}</p>'
 
     for s in controls.values():
         s.observe(redraw, names="value")
     redraw()
-    image.add_class("asb-before-frame")
-    title = w.HTMLMath(f"<b>{html.escape(explorer.title)} (before)</b>")
-    return w.VBox([title, *controls.values(), image, readout], layout=w.Layout(width="100%"))
+    box = w.VBox([w.HTML("<b>The frame path</b>"), *controls.values(), image, readout], layout=w.Layout(width="100%"))
+    box.add_class("asb-bench-frames")
+    return box
 
 
-# The scratch notebook: the attention explorer, then a classic `interact` that draws the
-# same three panels as a new pyplot figure per change (naive_figure), shown inline; with
-# --lab-before, also the widget as it was before the layered frame (before_widget).
-LAB_CELLS = [
-    "import sys\nsys.path.insert(0, {bench!r})\nfrom bench import naive_figure\n\n"
-    "%matplotlib inline\nimport ipywidgets as w\nimport matplotlib.pyplot as plt\n"
-    "from attention_scaling.explorables import attention_explorer",
-    "attention_explorer()",
-    "def naive(magnitude):\n    naive_figure(64, magnitude, 16, 0)\n    plt.show()\n\n\n"
-    "w.interact(naive, magnitude=w.FloatLogSlider(value=1.0, base=10, min=-1, max=1, step=0.02,\n"
-    "                                             continuous_update=True))",
-]
-LAB_BEFORE_CELL = "from bench import before_widget\nbefore_widget(attention_explorer())"
+# --- key press → painted --------------------------------------------------------------
 
-# In the page: arm(which) starts a measurement of the next key press on that explorer. It
-# notes the keydown, the moment the image shown changes (new frame in the DOM: a new src, or
-# with the frame cache another view of the Tab shown), its load and decode, and the next
-# animation frame after it (painted).
-# The fast explorer's frame is the layer, the last image its frame (.asb-live-frame) shows;
-# "uncached" is the same explorer's d_k slider, a control whose frames the page does not hold.
-LAB_ROOTS = {"fast": ".jp-Notebook .widget-vbox:has(> .asb-live-frame)",
-             "uncached": ".jp-Notebook .widget-vbox:has(> .asb-live-frame)",
-             "before": ".jp-Notebook .widget-vbox:has(> .asb-before-frame)",
-             "naive": ".jp-Notebook .widget-interact"}
-LAB_SLIDERS = {"fast": "magnitude", "uncached": "key dimension", "before": "magnitude", "naive": "magnitude"}
-# The fast explorer's row is full: the page steps through it alone (Explorable.widget).
-LAB_CACHED = ".jp-Notebook .asb-live-frame.asb-live-cached"
-LAB_ARM_JS = """([which, rootSelector]) => {
+#: In the page: ``arm([root, figure])`` starts the measure of the next key press inside the
+#: element ``root``. It notes the keydown event's time stamp (when the browser took the key),
+#: the first change inside ``figure`` (the module's SVG; a baseline's image gets a new src or a
+#: new element, then is decoded), and the frame after that change was painted: a task posted
+#: from the next animation frame runs once that frame has been produced.
+PAINT_JS = """([rootSelector, figureSelector]) => {
     const root = document.querySelector(rootSelector);
-    const shown = () => [...root.querySelectorAll(':scope > .asb-live-frame .widget-image')]
-                        .filter(e => e.checkVisibility()).pop();
-    const imgOf = () => (which === 'fast' || which === 'uncached') ? shown()
-                      : which === 'before' ? root.querySelector(':scope > .asb-before-frame')
-                      : root.querySelector('.widget-output img');
-    const first = imgOf();
-    const before = first ? first.src : null;
-    const m = window.__lat = {t0: null, src: null, load: null, paint: null, decoded: null, bytes: 0};
-    document.addEventListener('keydown', () => { if (m.t0 === null) m.t0 = performance.now(); },
-                              {capture: true, once: true});
-    const obs = new MutationObserver(() => {
-        const img = imgOf();
-        if (!img || img.src === before || m.src !== null) return;
-        m.src = performance.now();
-        obs.disconnect();
-        const done = () => {
-            m.load = performance.now();
-            requestAnimationFrame(() => { m.paint = performance.now(); });
-            // a second, stricter end: the image's decode() promise (it settles at a frame's commit)
-            img.decode().catch(() => null).then(() => { m.decoded = performance.now(); });
-        };
-        if (img.complete && img.naturalWidth && img.src !== before) done();
-        else img.addEventListener('load', done, {once: true});
+    const imageOf = () => [...root.querySelectorAll(figureSelector + ' img, img' + figureSelector)]
+                          .filter(e => e.checkVisibility()).pop();
+    const first = imageOf(), firstSrc = first ? first.src : null;
+    const m = window.__lat = {t0: null, changed: null, paint: null};
+    root.addEventListener('keydown', e => { if (m.t0 === null) m.t0 = e.timeStamp; },
+                          {capture: true, once: true});
+    const painted = () => requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => { m.paint = performance.now(); };
+        channel.port2.postMessage(0);
     });
-    obs.observe(root, {subtree: true, childList: true, attributes: true, attributeFilter: ['src', 'class']});
+    const obs = new MutationObserver(() => {
+        if (m.t0 === null || m.changed !== null) return;
+        if (first === undefined && !imageOf()) { m.changed = performance.now(); obs.disconnect(); painted(); return; }
+        const img = imageOf();
+        if (first !== undefined) {
+            if (!img || (img === first && img.src === firstSrc)) return;
+            m.changed = performance.now();
+            obs.disconnect();
+            img.decode().catch(() => null).then(painted);
+        } else {
+            m.changed = performance.now();
+            obs.disconnect();
+            painted();
+        }
+    });
+    const figure = root.querySelector(figureSelector) || root;
+    obs.observe(figure.parentElement || figure, {subtree: true, childList: true, attributes: true,
+                                                 characterData: true});
 }"""
 
 
-def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026, before: bool = False) -> dict:
-    """Key press on a slider → new frame painted, in JupyterLab served from this repository.
+def _measure_key(page, root: str, figure: str, key: str, timeout_ms: int = 30_000) -> dict:
+    """Press ``key`` (the control has the focus) and return the milliseconds from its keydown to
+    the change (``changed``) and to the painted frame (``paint``)."""
+    page.evaluate(PAINT_JS, [root, figure])
+    page.keyboard.press(key)
+    page.wait_for_function("() => window.__lat.paint !== null", timeout=timeout_ms, polling=20)
+    m = page.evaluate("() => window.__lat")
+    return {"paint": m["paint"] - m["t0"], "changed": m["changed"] - m["t0"]}
 
-    One page holds both explorers; each round presses ArrowRight once on the fast explorer's
-    magnitude slider and once on the classic `interact`'s, in random order (the first
-    ``warmup`` rounds are discarded). Also counts the websocket messages and bytes the page
-    receives per change, and splits the time into key → src change (kernel round trip:
-    messages, compute, encoding) and src change → painted (decode and paint in the page).
 
-    The magnitude is the explorer's fast slider: each of its steps is timed only once its
-    row is full (the frame has ``asb-live-cached``), when the page shows cached frames
-    without the kernel. Then each round steps the same explorer's d_k, a control the page
-    does not cache (``lab_uncached_*``: the kernel path), and times the row's refill after it
-    (until ``asb-live-cached`` is back; its messages and bytes too), before the next round.
-    With ``before``, the widget as it was before the layered frame (:func:`before_widget`)
-    takes part in every round too (``lab_before_*`` keys, ``lab_before_over_fast``): a
-    before/after ratio measured in one session, whatever else loads the machine.
-    Empty when no Chromium or playwright is available.
+def _summary(prefix: str, values: list[float]) -> dict:
+    return {f"{prefix}_median_ms": float(np.median(values)), f"{prefix}_p95_ms": float(np.percentile(values, 95))}
+
+
+# The scratch notebook: the book's explorer, the frame path and a classic interact, one a cell.
+LAB_CELLS = [
+    "import sys\nsys.path.insert(0, {bench!r})\nfrom bench import frame_widget, naive_figure\n\n"
+    "%matplotlib inline\nimport ipywidgets as w\nimport matplotlib.pyplot as plt\n"
+    "from attention_scaling.explorables import attention_explorer",
+    "attention_explorer()",
+    "frame_widget(attention_explorer())",
+    "def naive(d_k, magnitude):\n    naive_figure(d_k, magnitude, 16, 0)\n    plt.show()\n\n\n"
+    "w.interact(naive, d_k=w.IntSlider(value=64, min=1, max=1024, continuous_update=True),\n"
+    "           magnitude=w.FloatLogSlider(value=1.0, base=10, min=-1, max=1, step=0.02, continuous_update=True))",
+]
+#: Each path's box in the notebook and its figure inside it.
+LAB_PATHS = {"module": (".jp-Notebook .widget-vbox:has(> .asb-widget)", ".asb-panels"),
+             "frames": (".jp-Notebook .asb-bench-frames", ".widget-image"),
+             "naive": (".jp-Notebook .widget-interact", ".widget-output")}
+#: What each round presses: (path, slider label).
+LAB_CONTROLS = [("module", "key dimension"), ("module", "vector magnitude"), ("module", "number of keys"),
+                ("frames", "key dimension"), ("frames", "vector magnitude"),
+                ("naive", "d_k"), ("naive", "magnitude")]
+
+
+def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026) -> dict:
+    """Key press → painted frame in JupyterLab served from this repository, for every control of
+    the main explorer and for the two baselines' d_k and magnitude (see the module docstring).
+
+    Rounds are interleaved in random order; ArrowRight on even rounds, ArrowLeft on odd ones, so
+    that each control stays near its default. Empty when no Chromium or playwright is available.
     """
     import random
     import tempfile
@@ -273,128 +203,118 @@ def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026, before: boo
     if exe == "":
         return {}
     scratch = Path(tempfile.mkdtemp(prefix="bench-lab-", dir=ROOT))  # inside the served root
+    ms = {c: [] for c in LAB_CONTROLS}
+    traffic = {c: [] for c in LAB_CONTROLS}
     try:
-        cells = [c.format(bench=str(ROOT / "benchmarks")) for c in LAB_CELLS] + ([LAB_BEFORE_CELL] if before else [])
-        kinds = ["fast", "naive"] + (["before"] if before else [])
-        timed = kinds + ["uncached"]
+        cells = [c.format(bench=str(ROOT / "benchmarks")) for c in LAB_CELLS]
         notebook = {"cells": [{"cell_type": "code", "metadata": {}, "source": c, "outputs": [],
                                "execution_count": None} for c in cells],
                     "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
                                                 "language": "python"}},
                     "nbformat": 4, "nbformat_minor": 5}
         (scratch / "latency.ipynb").write_text(json.dumps(notebook), encoding="utf-8")
-        urlpath = f"lab/tree/{scratch.name}/latency.ipynb"
         with jupyterlab(ROOT) as server, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
             try:
                 page = browser.new_page(viewport={"width": 1280, "height": 900})
                 frames = []
                 page.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(len(data))))
-                open_and_run_all(page, server, urlpath)
-                handles = {which: page.locator(f"{LAB_ROOTS[which]} .widget-slider", has_text=LAB_SLIDERS[which])
-                           .locator(".noUi-handle") for which in timed}
+                open_and_run_all(page, server, f"lab/tree/{scratch.name}/latency.ipynb")
+                page.wait_for_timeout(500)
                 rng = random.Random(seed)
-                ms = {which: [] for which in timed}
-                parts = {which: [] for which in timed}
-                traffic = {which: [] for which in timed}
-                ratios, before_ratios, fills = [], [], []
-                start = time.monotonic()
-                page.wait_for_selector(LAB_CACHED, state="attached", timeout=300_000)
-                first_fill = time.monotonic() - start  # after Run All: the rest of the first row
                 for round_ in range(warmup + rounds):
-                    order = list(kinds)
+                    order = list(LAB_CONTROLS)
                     rng.shuffle(order)
-                    this = {}
-                    for which in order + ["uncached"]:
-                        if which == "fast":  # timed only once its row is full (cached in the page)
-                            page.wait_for_selector(LAB_CACHED, state="attached", timeout=300_000)
-                        handles[which].scroll_into_view_if_needed()
-                        handles[which].focus()
+                    for control in order:
+                        path, label = control
+                        root, figure = LAB_PATHS[path]
+                        handle = page.locator(f"{root} .widget-slider", has_text=label).first.locator(".noUi-handle")
+                        handle.scroll_into_view_if_needed()
+                        handle.focus()
                         page.wait_for_function(KERNEL_IDLE_JS)
                         page.wait_for_timeout(100)
-                        page.evaluate(LAB_ARM_JS, [which, LAB_ROOTS[which]])
-                        received, pressed = len(frames), time.monotonic()
-                        # d_k steps up and back down, so it stays inside its range
-                        page.keyboard.press("ArrowLeft" if which == "uncached" and round_ % 2 else "ArrowRight")
-                        page.wait_for_function("() => window.__lat.paint !== null && window.__lat.decoded !== null",
-                                               timeout=30_000, polling=50)
-                        m = page.evaluate("() => window.__lat")
+                        received = len(frames)
+                        m = _measure_key(page, root, figure, "ArrowLeft" if round_ % 2 else "ArrowRight")
                         page.wait_for_function(KERNEL_IDLE_JS)
                         page.wait_for_timeout(150)  # late messages of this change count for it
-                        this[which] = m["paint"] - m["t0"]
                         if round_ >= warmup:
-                            ms[which].append(this[which])
-                            parts[which].append((m["src"] - m["t0"], m["paint"] - m["src"], m["decoded"] - m["t0"]))
-                            traffic[which].append((len(frames) - received, sum(frames[received:])))
-                        if which == "uncached":  # the row refills: wait for it before the next round
-                            page.wait_for_selector(LAB_CACHED, state="attached", timeout=300_000)
-                            page.wait_for_function(KERNEL_IDLE_JS)
-                            if round_ >= warmup:
-                                fills.append((time.monotonic() - pressed,
-                                              len(frames) - received, sum(frames[received:])))
-                    if round_ >= warmup:
-                        ratios.append(this["naive"] / this["fast"])
-                        if before:
-                            before_ratios.append(this["before"] / this["fast"])
+                            ms[control].append(m["paint"])
+                            traffic[control].append((len(frames) - received, sum(frames[received:])))
             finally:
                 browser.close()
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-
-    def median_of(values, i):
-        return float(np.median([v[i] for v in values]))
-
-    out = {}
-    if before:
-        out = {"lab_before_key_to_paint_median_ms": float(np.median(ms["before"])),
-               "lab_before_key_to_paint_p95_ms": float(np.percentile(ms["before"], 95)),
-               "lab_before_over_fast": float(np.median(before_ratios)),
-               "lab_before_naive_over_before": float(np.median(np.array(ms["naive"]) / np.array(ms["before"]))),
-               "lab_before_key_to_src_median_ms": median_of(parts["before"], 0),
-               "lab_before_src_to_paint_median_ms": median_of(parts["before"], 1),
-               "lab_before_messages_per_change": median_of(traffic["before"], 0),
-               "lab_before_bytes_per_change": median_of(traffic["before"], 1)}
-    return out | {
-        "lab_key_to_paint_median_ms": float(np.median(ms["fast"])),
-        "lab_key_to_paint_p95_ms": float(np.percentile(ms["fast"], 95)),
-        "lab_naive_key_to_paint_median_ms": float(np.median(ms["naive"])),
-        "lab_naive_key_to_paint_p95_ms": float(np.percentile(ms["naive"], 95)),
-        "lab_naive_over_fast": float(np.median(ratios)),
-        "lab_key_to_src_median_ms": median_of(parts["fast"], 0),
-        "lab_src_to_paint_median_ms": median_of(parts["fast"], 1),
-        # key → the shown image's decode() settled: stricter than the next animation frame
-        "lab_key_to_decoded_median_ms": median_of(parts["fast"], 2),
-        "lab_key_to_decoded_p95_ms": float(np.percentile([v[2] for v in parts["fast"]], 95)),
-        "lab_naive_key_to_decoded_median_ms": median_of(parts["naive"], 2),
-        "lab_messages_per_change": median_of(traffic["fast"], 0),
-        "lab_bytes_per_change": median_of(traffic["fast"], 1),
-        "lab_naive_bytes_per_change": median_of(traffic["naive"], 1),
-        "lab_uncached_key_to_paint_median_ms": float(np.median(ms["uncached"])),
-        "lab_uncached_key_to_paint_p95_ms": float(np.percentile(ms["uncached"], 95)),
-        "lab_uncached_messages_per_change": median_of(traffic["uncached"], 0),
-        "lab_uncached_bytes_per_change": median_of(traffic["uncached"], 1),
-        # from the d_k key press until the row is full again (frames drawn, sent, linked)
-        "lab_row_fill_median_s": median_of(fills, 0),
-        "lab_row_fill_max_s": float(max(f[0] for f in fills)),
-        "lab_row_fill_messages": median_of(fills, 1),
-        "lab_row_fill_bytes": median_of(fills, 2),
-        "lab_first_row_fill_after_run_s": first_fill,
-        "lab_row_positions": len(live_positions(_magnitude_control())),
-        "lab_rounds": rounds,
-    }
+    out = {"lab_rounds": rounds}
+    for (path, label), values in ms.items():
+        out |= _summary(_lab_key(path, label), values)
+        out[f"{_lab_key(path, label)}_messages"] = float(np.median([t[0] for t in traffic[(path, label)]]))
+        out[f"{_lab_key(path, label)}_bytes"] = float(np.median([t[1] for t in traffic[(path, label)]]))
+    for which in ("dimension", "magnitude"):
+        module = np.array(ms[next(c for c in LAB_CONTROLS if c[0] == "module" and _lab_key(*c).endswith(which))])
+        for base in ("frames", "naive"):
+            other = np.array(ms[next(c for c in LAB_CONTROLS if c[0] == base and _lab_key(*c).endswith(which))])
+            out[f"lab_{base}_over_module_{which}"] = float(np.median(other / module))
+    return out
 
 
-def frame_export() -> dict:
-    out = {}
-    sizes = []
-    start_all = time.perf_counter()
-    for make in (attention_explorer, scale_explorer):
-        start = time.perf_counter()
-        html = make().static_html()
-        out[f"frames_{make.__name__}_s"] = time.perf_counter() - start
-        sizes.append(len(html.encode()))
-    out["frames_export_s"] = time.perf_counter() - start_all
-    out["frames_max_page_bytes"] = max(sizes)
+def _lab_key(path: str, label: str) -> str:
+    """``lab_<path>_<control>``: the control as dimension, magnitude or keys."""
+    word = {"d_k": "dimension", "dimension": "dimension", "magnitude": "magnitude", "keys": "keys"}[label.split()[-1]]
+    return f"lab_{path}_{word}"
+
+
+def static_latency(rounds: int = 60, throttle: int = THROTTLE, seed: int = 2026) -> dict:
+    """Input → painted frame on the built page :data:`STATIC_PAGE`, its attention explorer's two
+    range inputs (d_k, magnitude) pressed in turn, with the CPU slowed ``throttle`` times.
+
+    Every press is ArrowRight, so each is a value not shown before (d_k 64 → about 130 in 66
+    presses, m 1 → 1.4): the page's cache of recent d_k values never answers. Served
+    gzip-compressed from the built site; the first ``rounds // 10`` presses are warm-up.
+    Empty without the built page, playwright or a Chromium."""
+    import random
+
+    html_dir = ROOT / "_build" / "html"
+    if not (html_dir / STATIC_PAGE).is_file():
+        return {}
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return {}
+    exe = find_chromium()
+    if not exe:
+        return {}
+    sys.path.insert(0, str(ROOT / "tests"))
+    from chromium_flags import CHROMIUM_ARGS
+
+    root = ".asb-player.asb-module"
+    warmup = max(1, rounds // 10)
+    ms = {"dimension": [], "magnitude": []}
+    rng = random.Random(seed)
+    with GzipServer(html_dir) as origin, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(f"{origin}/{STATIC_PAGE}", wait_until="load")
+            page.wait_for_selector(f"{root}.asb-ready", timeout=30_000)
+            cdp = page.context.new_cdp_session(page)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+            inputs = {"dimension": page.locator(f"{root} input[type=range]").nth(0),
+                      "magnitude": page.locator(f"{root} input[type=range]").nth(1)}
+            inputs["dimension"].scroll_into_view_if_needed()
+            for round_ in range(warmup + rounds):
+                order = list(inputs)
+                rng.shuffle(order)
+                for which in order:
+                    inputs[which].focus()
+                    page.wait_for_timeout(50)
+                    m = _measure_key(page, root, ".asb-panels", "ArrowRight")
+                    if round_ >= warmup:
+                        ms[which].append(m["paint"])
+        finally:
+            browser.close()
+    out = {"static_rounds": rounds, "static_throttle": throttle}
+    for which, values in ms.items():
+        out |= _summary(f"static_{which}", values)
     return out
 
 
@@ -438,32 +358,23 @@ def page_weight_estimate(html_dir: Path) -> dict:
 
 def page_load_bytes(html_dir: Path) -> dict | None:
     """Bytes Chromium loads for each page until the network is idle, from its own resource
-    timing (decoded sizes), served over 127.0.0.1: what a reader's browser fetches before
-    touching anything. None without playwright or a Chromium ($CHROMIUM, /usr/bin/chromium)."""
-    import functools
-    import http.server
-    import threading
-
+    timing, served gzip-compressed by :class:`GzipServer` as a static host serves them:
+    ``{page: {"sent": compressed bytes, "decoded": bytes once decompressed}}``. None without
+    playwright or a Chromium."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         return None
-    exe = os.environ.get("CHROMIUM") or next(
-        (c for c in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if os.access(c, os.X_OK)), None)
-    if not exe or exe == "playwright":
+    exe = find_chromium()
+    if not exe:
         return None
+    sys.path.insert(0, str(ROOT / "tests"))
+    from chromium_flags import CHROMIUM_ARGS
 
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(html_dir)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    origin = f"http://127.0.0.1:{httpd.server_address[1]}"
     out = {}
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=exe, args=["--headless", "--no-sandbox", "--disable-gpu"])
+    with GzipServer(html_dir) as origin, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        try:
             for page in _pages(html_dir):
                 name = page.relative_to(html_dir).as_posix()
                 context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -472,28 +383,33 @@ def page_load_bytes(html_dir: Path) -> dict | None:
                 tab.wait_for_load_state("networkidle")
                 out[name] = tab.evaluate(
                     """() => [performance.getEntriesByType('navigation')[0],
-                              ...performance.getEntriesByType('resource')]
-                             .reduce((sum, e) => sum + (e && e.decodedBodySize || 0), 0)""")
+                              ...performance.getEntriesByType('resource')].filter(e => e)
+                             .reduce((sum, e) => ({sent: sum.sent + (e.encodedBodySize || 0),
+                                                   decoded: sum.decoded + (e.decodedBodySize || 0)}),
+                                     {sent: 0, decoded: 0})""")
                 context.close()
+        finally:
             browser.close()
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
     return out
 
 
 def page_weight() -> dict:
-    """Per page, the bytes loaded at page load (measured in Chromium when there is one,
-    else estimated from the HTML's links); and what the explorers' no-script pictures take
-    on disk (loaded only by a reader without scripts)."""
+    """Per page, the bytes loaded at page load, sent (gzip) and decoded, measured in Chromium
+    (:func:`page_load_bytes`; estimated from the HTML's links, decoded, without one), and what
+    the explorers' no-script pictures take on disk (loaded only by a reader without scripts)."""
     from attention_book.sphinx_ext import PICTURES_DIR
 
     html_dir = ROOT / "_build" / "html"
     measured = page_load_bytes(html_dir)
-    per_page = measured if measured is not None else page_weight_estimate(html_dir)
-    worst_page = max(per_page, key=per_page.get)
-    out = {"page_bytes": per_page, "page_max_bytes": per_page[worst_page], "page_max": worst_page,
-           "page_bytes_measured_in": "chromium" if measured is not None else "estimate from the HTML's links"}
+    if measured is None:
+        per_page = {name: {"sent": None, "decoded": size} for name, size in page_weight_estimate(html_dir).items()}
+    else:
+        per_page = measured
+    out = {"page_bytes": per_page, "page_bytes_measured_in": "chromium" if measured is not None else "estimate"}
+    for which in ("sent", "decoded"):
+        if all(v[which] is not None for v in per_page.values()):
+            worst = max(per_page, key=lambda n: per_page[n][which])
+            out[f"page_max_{which}_bytes"], out[f"page_max_{which}"] = per_page[worst][which], worst
     out["picture_files_bytes"] = sum(f.stat().st_size for f in (html_dir / PICTURES_DIR).glob("*.png"))
     return out
 
@@ -760,10 +676,9 @@ def lighthouse(html_dir: Path, pages: list[str] | None = None, presets=LIGHTHOUS
         out[f"lighthouse_min_{preset}_page"] = worst
         out[f"lighthouse_min_other_{preset}"] = min(
             r[preset][c] for r in per_page.values() for c in LIGHTHOUSE_CATEGORIES[1:])
-    heaviest = max(per_page, key=lambda n: max(r["bytes"] for r in per_page[n].values()))
-    out["page_max_bytes"] = max(r["bytes"] for r in per_page[heaviest].values())
-    out["page_max"] = heaviest
-    out["page_bytes_measured_in"] = "lighthouse"
+    heaviest = max(per_page, key=lambda n: max(r["bytes_transferred"] for r in per_page[n].values()))
+    out["lighthouse_max_sent_bytes"] = max(r["bytes_transferred"] for r in per_page[heaviest].values())
+    out["lighthouse_max_sent"] = heaviest
     return out
 
 
@@ -785,14 +700,61 @@ def lighthouse_rows(result: dict) -> list[tuple[str, str]]:
     return rows
 
 
+#: Targets of issue 30 the table prints beside the figures.
+TARGETS = {"median": 16.0, "p95": 33.0, "page_sent": 600_000, "lighthouse": 90}
+
+
+def result_rows(result: dict) -> list[tuple[str, str]]:
+    """The table's rows for a result of :func:`main` (any part may be missing)."""
+    rows = [("machine", f"Python {result['python']}, numpy {result['numpy']}, matplotlib {result['matplotlib']}, "
+                        f"{result['cores']} cores")]
+
+    def ms(key: str) -> str:
+        return f"{result[key + '_median_ms']:.1f} / {result[key + '_p95_ms']:.1f} ms"
+
+    names = {"dimension": "d_k", "magnitude": "magnitude", "keys": "number of keys"}
+    if "lab_rounds" in result:
+        for control in ("dimension", "magnitude", "keys"):
+            key = f"lab_module_{control}"
+            rows.append((f"JupyterLab: key → painted, module, {names[control]} (median / p95)",
+                         f"{ms(key)}, {result[key + '_messages']:.0f} messages received"
+                         f" (targets ≤ {TARGETS['median']:.0f} / ≤ {TARGETS['p95']:.0f})"))
+        for base, what in (("frames", "frame path (kernel PNG)"), ("naive", "naive interact")):
+            for control in ("dimension", "magnitude"):
+                key = f"lab_{base}_{control}"
+                rows.append((f"JupyterLab: key → painted, {what}, {names[control]} (median / p95)",
+                             f"{ms(key)}, {result[key + '_messages']:.0f} messages, {result[key + '_bytes'] / 1e3:.0f} kB;"
+                             f" {result[f'lab_{base}_over_module_{control}']:.1f}× the module"))
+        rows.append(("JupyterLab: rounds", f"{result['lab_rounds']} (each control once a round, random order)"))
+    if "static_rounds" in result:
+        for control in ("dimension", "magnitude"):
+            rows.append((f"static page, input → painted at {result['static_throttle']}× CPU throttling, "
+                         f"{names[control]} (median / p95)",
+                         f"{ms(f'static_{control}')} (target median ≤ {TARGETS['median']:.0f})"))
+    if "build_cold_s" in result:
+        rows.append(("book build, cold / warm", f"{result['build_cold_s']:.1f} / {result['build_warm_s']:.1f} s"))
+    if "page_max_decoded_bytes" in result:
+        if "page_max_sent_bytes" in result:
+            rows.append(("heaviest page at load, sent gzip-compressed",
+                         f"{result['page_max_sent_bytes'] / 1e6:.2f} MB ({result['page_max_sent']};"
+                         f" target ≤ {TARGETS['page_sent'] / 1e6:.1f} MB)"))
+        rows.append(("heaviest page at load, decoded", f"{result['page_max_decoded_bytes'] / 1e6:.2f} MB"
+                     f" ({result['page_max_decoded']})"))
+        for name, size in sorted(result["page_bytes"].items(), key=lambda kv: -kv[1]["decoded"])[:5]:
+            sent = "" if size["sent"] is None else f"{size['sent'] / 1e6:.2f} MB sent, "
+            rows.append((f"  {name}", f"{sent}{size['decoded'] / 1e6:.2f} MB decoded"))
+    rows += lighthouse_rows(result)
+    if "picture_files_bytes" in result:
+        rows.append(("explorers' no-script pictures (distinct files)", f"{result['picture_files_bytes'] / 1e6:.2f} MB"))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=60)
+    parser.add_argument("--rounds", type=int, default=60, help="presses of each control on the static page")
     parser.add_argument("--no-build", action="store_true", help="skip the cold and warm build timings")
     parser.add_argument("--lab-rounds", type=int, default=30, help="rounds of the JupyterLab key → paint timing")
     parser.add_argument("--no-lab", action="store_true", help="skip the end-to-end timing in JupyterLab")
-    parser.add_argument("--lab-before", action="store_true",
-                        help="also time the live widget as it was before the layered frame, in the same rounds")
     parser.add_argument("--lighthouse", action="store_true",
                         help="also run Lighthouse (mobile and desktop presets) over every built page")
     parser.add_argument("--only-lighthouse", action="store_true", help="run Lighthouse and nothing else")
@@ -809,82 +771,16 @@ def main() -> None:
 
     result = {"python": platform.python_version(), "numpy": np.__version__,
               "matplotlib": matplotlib.__version__, "cores": os.cpu_count()}
-    result |= slider_latency(args.rounds)
     if not args.no_lab:
-        result |= lab_latency(args.lab_rounds, before=args.lab_before)
-    result |= frame_export()
+        result |= lab_latency(args.lab_rounds)
     if not args.no_build:
         result |= build_times()
     if html_dir.is_dir():
+        result |= static_latency(args.rounds)
         result |= page_weight()
         if args.lighthouse:
-            # Lighthouse's page_max_bytes (every resource the page loads, uncompressed) replaces
-            # the load-time measure above; that one stays as page_max_bytes_at_load.
-            result["page_max_bytes_at_load"] = result["page_max_bytes"]
             result |= lighthouse(html_dir, args.pages)
-
-    rows = [
-        ("machine", f"Python {result['python']}, numpy {result['numpy']}, matplotlib {result['matplotlib']}, "
-                    f"{result['cores']} cores"),
-        ("slider → frame, fast (median / p95)", f"{result['slider_median_ms']:.1f} / {result['slider_p95_ms']:.1f} ms"),
-        ("slider → frame, naive interact (median / p95)",
-         f"{result['naive_median_ms']:.1f} / {result['naive_p95_ms']:.1f} ms"),
-        ("naive / fast, median of per-round ratios", f"{result['naive_over_fast']:.1f}× ({result['rounds']} rounds)"),
-        ("before the layered frame / fast, median of per-round ratios", f"{result['slider_before_over_fast']:.2f}×"),
-    ]
-    if "lab_key_to_paint_median_ms" in result:
-        rows += [
-            ("JupyterLab: key → frame painted, fast (median / p95)",
-             f"{result['lab_key_to_paint_median_ms']:.1f} / {result['lab_key_to_paint_p95_ms']:.1f} ms"
-             " (targets ≤ 50 / ≤ 100)"),
-            ("JupyterLab: key → frame painted, naive interact (median / p95)",
-             f"{result['lab_naive_key_to_paint_median_ms']:.1f} / {result['lab_naive_key_to_paint_p95_ms']:.1f} ms"),
-            ("JupyterLab: naive / fast, median of per-round ratios",
-             f"{result['lab_naive_over_fast']:.1f}× ({result['lab_rounds']} rounds; target ≥ 10×)"),
-            ("JupyterLab: fast, key → new src / src → painted (medians)",
-             f"{result['lab_key_to_src_median_ms']:.1f} / {result['lab_src_to_paint_median_ms']:.1f} ms"),
-            ("JupyterLab: key → decode() settled, fast (median / p95) / naive (median)",
-             f"{result['lab_key_to_decoded_median_ms']:.1f} / {result['lab_key_to_decoded_p95_ms']:.1f} ms"
-             f" / {result['lab_naive_key_to_decoded_median_ms']:.1f} ms"),
-            ("JupyterLab: fast, websocket messages / bytes per change",
-             f"{result['lab_messages_per_change']:.0f} / {result['lab_bytes_per_change'] / 1e3:.1f} kB"
-             f" (naive {result['lab_naive_bytes_per_change'] / 1e3:.0f} kB)"),
-            ("JupyterLab: d_k (not cached, kernel path), key → painted (median / p95)",
-             f"{result['lab_uncached_key_to_paint_median_ms']:.1f} / {result['lab_uncached_key_to_paint_p95_ms']:.1f}"
-             f" ms, {result['lab_uncached_messages_per_change']:.0f} messages,"
-             f" {result['lab_uncached_bytes_per_change'] / 1e3:.0f} kB"),
-            ("JupyterLab: refill of the magnitude row after d_k (median / max)",
-             f"{result['lab_row_fill_median_s']:.1f} / {result['lab_row_fill_max_s']:.1f} s,"
-             f" {result['lab_row_positions']} frames, {result['lab_row_fill_messages']:.0f} messages,"
-             f" {result['lab_row_fill_bytes'] / 1e6:.2f} MB"),
-        ]
-    if "lab_before_over_fast" in result:
-        rows += [
-            ("JupyterLab: before the layered frame, key → painted (median / p95)",
-             f"{result['lab_before_key_to_paint_median_ms']:.1f} / {result['lab_before_key_to_paint_p95_ms']:.1f} ms"),
-            ("JupyterLab: before / fast, median of per-round ratios", f"{result['lab_before_over_fast']:.2f}×"),
-            ("JupyterLab: before, key → new src / src → painted (medians)",
-             f"{result['lab_before_key_to_src_median_ms']:.1f} / {result['lab_before_src_to_paint_median_ms']:.1f} ms"),
-            ("JupyterLab: before, websocket messages / bytes per change",
-             f"{result['lab_before_messages_per_change']:.0f} / {result['lab_before_bytes_per_change'] / 1e3:.0f} kB"),
-        ]
-    rows += [
-        ("static frames, export time (both players)", f"{result['frames_export_s']:.2f} s"),
-        ("static frames, largest player as inline HTML", f"{result['frames_max_page_bytes'] / 1e6:.2f} MB"),
-    ]
-    if "build_cold_s" in result:
-        rows.append(("book build, cold / warm", f"{result['build_cold_s']:.1f} / {result['build_warm_s']:.1f} s"))
-    if "page_max_bytes" in result:
-        how = {"chromium": "loaded in Chromium", "lighthouse": "loaded in Lighthouse"}.get(
-            result["page_bytes_measured_in"], "estimated")
-        rows.append((f"heaviest page at load ({how})",
-                     f"{result['page_max_bytes'] / 1e6:.2f} MB ({result['page_max']})"))
-        for name, size in sorted(result["page_bytes"].items(), key=lambda kv: -kv[1])[:5]:
-            rows.append((f"  {name}", f"{size / 1e6:.2f} MB"))
-    rows += lighthouse_rows(result)
-    if "picture_files_bytes" in result:
-        rows.append(("explorers' no-script pictures (distinct files)",
-                     f"{result['picture_files_bytes'] / 1e6:.2f} MB"))
+    rows = result_rows(result)
     width = max(len(r[0]) for r in rows)
     print(f"{'measure'.ljust(width)}  value")
     print(f"{'-' * width}  {'-' * 40}")
