@@ -758,12 +758,14 @@ def main() -> None:
     parser.add_argument("--lighthouse", action="store_true",
                         help="also run Lighthouse (mobile and desktop presets) over every built page")
     parser.add_argument("--only-lighthouse", action="store_true", help="run Lighthouse and nothing else")
+    parser.add_argument("--presets", nargs="+", choices=LIGHTHOUSE_PRESETS, default=list(LIGHTHOUSE_PRESETS),
+                        help="Lighthouse's presets (default: both)")
     parser.add_argument("--pages", nargs="+", metavar="PAGE",
                         help="Lighthouse only these pages (paths under _build/html, e.g. book/intro.html)")
     args = parser.parse_args()
     html_dir = ROOT / "_build" / "html"
     if args.only_lighthouse:
-        result = lighthouse(html_dir, args.pages)
+        result = lighthouse(html_dir, args.pages, args.presets)
         for name, value in lighthouse_rows(result):
             print(f"{name}  {value}")
         print(json.dumps(result, sort_keys=True))
@@ -779,7 +781,7 @@ def main() -> None:
         result |= static_latency(args.rounds)
         result |= page_weight()
         if args.lighthouse:
-            result |= lighthouse(html_dir, args.pages)
+            result |= lighthouse(html_dir, args.pages, args.presets)
     rows = result_rows(result)
     width = max(len(r[0]) for r in rows)
     print(f"{'measure'.ljust(width)}  value")

@@ -53,34 +53,47 @@ export function yAxis(svg, ticks, top, caption, digits) {
   return y;
 }
 
+// Set `e`'s text only when it differs: an unchanged cell is not laid out again.
+export function setText(e, text) {
+  if (e.textContent !== text) e.textContent = text;
+}
+
 // The readout as attention_scaling.readout.readout_html writes it (a lead, a table per group, the
-// footnote, the visually hidden live sentence), so that the book's styles apply to both.
+// footnote, the visually hidden live sentence), so that the book's styles apply to both. The tables
+// are built again only when their shape changes (columns, captions, row labels); otherwise each
+// cell's text is set where it changed, so a slider's step re-lays out only the numbers.
 export function readoutTable(box) {
   box.replaceChildren();
   const lead = html("p", {class: "asb-lead"}, box);
   const tables = html("div", {class: "asb-tables"}, box);
   const foot = html("p", {class: "asb-foot"}, box);
   const said = html("p", {class: "asb-said", "aria-live": "polite"}, box);
+  let shape = null, cells = [];
   return parts => {
-    lead.textContent = parts.lead;
-    tables.replaceChildren();
-    for (const group of parts.groups) {
-      const table = html("table", {class: "asb-rt"}, tables);
-      if (group.caption) html("caption", {}, table, group.caption);
-      const head = html("tr", {}, html("thead", {}, table));
-      for (const c of parts.columns) html("th", {scope: "col"}, head, c);
-      const body = html("tbody", {}, table);
-      for (const row of group.rows) {
-        const tr = html("tr", {}, body);
-        html("th", {scope: "row"}, tr, row.label);
-        for (const c of row.cells) html("td", {}, tr, c);
+    setText(lead, parts.lead);
+    const now = JSON.stringify([parts.columns, parts.groups.map(g => [g.caption, g.rows.map(r => r.label)])]);
+    if (now !== shape) {
+      shape = now;
+      cells = [];
+      tables.replaceChildren();
+      for (const group of parts.groups) {
+        const table = html("table", {class: "asb-rt"}, tables);
+        if (group.caption) html("caption", {}, table, group.caption);
+        const head = html("tr", {}, html("thead", {}, table));
+        for (const c of parts.columns) html("th", {scope: "col"}, head, c);
+        const body = html("tbody", {}, table);
+        for (const row of group.rows) {
+          const tr = html("tr", {}, body);
+          html("th", {scope: "row"}, tr, row.label);
+          cells.push(row.cells.map(() => html("td", {}, tr)));
+        }
       }
     }
-    foot.textContent = parts.note;
-    said.textContent = parts.text;
+    parts.groups.flatMap(g => g.rows).forEach((row, i) => row.cells.forEach((c, j) => setText(cells[i][j], c)));
+    setText(foot, parts.note);
+    setText(said, parts.text);
   };
 }
-
 
 // The looks of every view, put in the page once (addStyles). In Present mode (the book's
 // player.js) the panels share the height the screen leaves them and their text grows, and a
@@ -205,11 +218,13 @@ export function panelFocus(stack) {
 }
 
 // The "Data" disclosure: a table of the current state's numbers, headed by `columns`; `fill(state,
-// row)` adds its rows, row(label, ...cells). Rebuilt on every change.
+// row)` adds its rows, row(label, ...cells). Rebuilt on every change while it is open; closed, it
+// is filled when it opens.
 export function dataTable(details, columns, fill) {
   html("summary", {}, details, "Data: the numbers drawn");
   const table = html("table", {}, details);
-  return state => {
+  let pending = null;
+  const build = state => {
     table.replaceChildren();
     const head = html("tr", {}, html("thead", {}, table));
     for (const c of columns) html("th", {scope: "col"}, head, c);
@@ -219,5 +234,15 @@ export function dataTable(details, columns, fill) {
       html("th", {scope: "row"}, tr, label);
       for (const cell of cells) html("td", {}, tr, cell);
     });
+  };
+  details.addEventListener("toggle", () => {
+    if (details.open && pending !== null) {
+      build(pending);
+      pending = null;
+    }
+  });
+  return state => {
+    if (details.open) build(state);
+    pending = details.open ? null : state;
   };
 }
