@@ -109,7 +109,7 @@ def test_four_handouts_and_their_length(handouts):
     # the 50-minute student version: 15 pages with the optional QK-norm section (step 5). It was
     # 13 until chapter 3 gained its spread-to-saturation paragraph, and 14 until it gained its
     # "sqrt(d_k), not d_k" table (section 4, "Why sqrt(d_k)", prints both: they are that step's
-    # point); the frames are already at 60 % of the column, so the guard follows the content
+    # point); the drawings are at 80 % of the column, so the guard follows the content
     # rather than shrink them again. Issue 31 replaces this copy with a four-page sheet.
     assert counts[SESSION_50] <= 15, counts
     for session in handout.SESSIONS:  # the instructor version adds the plan and the key
@@ -184,7 +184,7 @@ def test_no_dead_control_and_players_print_as_strips(handouts, key):
             assert head.startswith(f"Stop {k} of {len(stops)}.")
             assert all(f"= {value:g}" in head or f"= {value}" in head or str(value).replace("-", "") in head.lower()
                        for value in stop.settings.values() if not isinstance(value, str)), head
-            assert frame.img and frame.select_one(".ho-readout").get_text(strip=True)
+            assert frame.select_one(".ho-module") and frame.select_one(".ho-readout").get_text(strip=True)
             # the readout prints as the player's table, without the spoken copy of its numbers
             assert frame.select(".ho-readout table.asb-rt td") and not frame.select(".asb-said")
             assert (_words(stop.caption) in head) == (key[1] == "instructor")  # the plan's words: instructors only
@@ -202,6 +202,49 @@ def test_no_box_is_wider_than_the_text_column(handouts, browser, key):
         assert page.evaluate(handout.MEASURE_JS, handout.COLUMN_PX) == []
     finally:
         page.close()
+
+
+# What the module drew in each stop of each strip, read in the printed document (after its scripts).
+_DRAWN = """() => [...document.querySelectorAll('.ho-strip')].map(strip => ({
+    explorer: strip.dataset.explorer,
+    stops: [...strip.querySelectorAll('.ho-module')].map(box => ({
+        values: JSON.parse(box.dataset.values),
+        panels: box.querySelectorAll('.asb-panel svg').length,
+        texts: [...box.querySelectorAll('.asb-panel svg text')].filter(t => t.getBBox().width > 0).length,
+        smallestPt: Math.min(...[...box.querySelectorAll('.asb-panel svg text')].filter(t => t.getClientRects().length)
+            .map(t => t.getBoundingClientRect().height * 0.75)),
+        red: [...box.querySelectorAll('rect.asb-bar:not(.asb-outlined)')].filter(r => r.style.display !== 'none')
+            .map(r => Number(r.dataset.value)),
+        leftovers: box.querySelectorAll('.asb-readout, .asb-numbers, .asb-key, details, input').length})),
+}))"""
+
+
+def test_strips_print_the_modules_drawing_at_each_stop(handouts, browser):
+    """Each stop of each strip is the explorer's module drawn at the stop's settings (its panels,
+    nothing interactive); the main explorer's bars are the package's weights there, to 1e-12."""
+    from attention_scaling.figures import AttentionFigure
+
+    page = browser.new_page(viewport={"width": handout.COLUMN_PX, "height": 1000})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(handouts[SESSION_50].with_suffix(".html").as_uri(), wait_until="load")
+        page.emulate_media(media="print")
+        strips = page.evaluate(_DRAWN)
+    finally:
+        page.close()
+    assert errors == []
+    assert [s["explorer"] for s in strips] == ["scale", "attention", "normalization"]
+    figure = AttentionFigure()
+    for strip in strips:
+        stops = lesson.stops(strip["explorer"])
+        assert [s["values"] for s in strip["stops"]] == [dict(stop.settings) for stop in stops]
+        for drawn, stop in zip(strip["stops"], stops):
+            assert drawn["panels"] >= 2 and drawn["texts"] >= 10 and drawn["leftovers"] == 0, (strip["explorer"], drawn)
+            assert drawn["smallestPt"] >= 7, (strip["explorer"], stop.settings, drawn["smallestPt"])
+            if strip["explorer"] == "attention":
+                figure.update(**({"n_keys": 16, "seed": 0} | stop.settings))
+                assert drawn["red"] == pytest.approx(list(figure.state.weights.unscaled), rel=1e-12, abs=1e-300)
 
 
 def _ink(pdf, scale: float = 0.5):
@@ -441,7 +484,7 @@ def test_answer_key_quotes_the_digits_of_the_strips_tables():
     answers = html.unescape(_prediction_answers())
     for curve, word in (("Unscaled", "The red (unscaled): its largest weight is"), ("Scaled by", "the blue's is")):
         read = _readout("attention", 2, curve, "largest weight")
-        draw, mean = _frames("attention")[1][4].row(curve, "largest weight").cells(True)
+        draw, mean = _frames("attention")[1].readout.row(curve, "largest weight").cells(True)
         assert read.draw == draw and mean.startswith(f"{read.mean} ± ")
         assert f"{word} {draw}" in answers and f"(mean {read.mean})" in answers
     with pytest.raises(ValueError, match="no row"):

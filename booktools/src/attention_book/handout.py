@@ -7,7 +7,7 @@
 
 Each is assembled here as ONE self-contained HTML document, in the order of the plan on
 ``book/teach-with-this-book.md``, from the built pages (their sections, figures and maths)
-and from the package (the players' frames at the plan's stops, :mod:`attention_scaling.lesson`;
+and from the package (the explorers' modules drawn at the plan's stops, :mod:`attention_scaling.lesson`;
 the worksheet's steps and the exit ticket, :mod:`attention_scaling.worksheets`), then printed
 once by headless Chromium (twice, in fact: the first print tells where each section landed,
 and the contents page of the second print gives those page numbers).
@@ -19,8 +19,9 @@ What goes where:
   answer key) are left out, and every "Predict" box becomes a labelled space to write in.
 * The instructor version starts with the plan (timings, slider settings, misconceptions,
   discussion questions), then has the same student material, then an ANSWER KEY.
-* Nothing interactive is printed: a player becomes a strip of frames at the plan's stops,
-  each captioned with its settings and readout; buttons, inputs, "Show code" toggles and
+* Nothing interactive is printed: a player becomes a strip of its module's SVG drawings at
+  the plan's stops (Chromium runs the module before it prints), each captioned with its
+  settings and the package's readout; buttons, inputs, "Show code" toggles and
   hidden check cells are dropped.
 
 Needs BeautifulSoup (``beautifulsoup4``, pinned in requirements.txt), pypdf and Playwright
@@ -60,8 +61,8 @@ ATTENTION_LEGEND = ("Red, filled bars, solid lines, round points: unscaled softm
                     "scaled softmax(q·k/√dₖ).")
 LEGENDS = {
     "attention": ATTENTION_LEGEND,
-    "scale": ("Left, blue bars: the weights; middle, red bars: P(1−P); right: the Jacobian, red and + above 0 "
-              "(its diagonal), blue and − below 0 (beside the diagonal). Dashed line, grey band: the mean and "
+    "scale": ("Left, grey bars: the weights; middle, purple bars: P(1−P); right: the Jacobian, purple and + above 0 "
+              "(its diagonal), orange and − below 0 (beside the diagonal). Dashed line, grey band: the mean and "
               "middle 80 % of 200 draws."),
     "normalization": ("Solid line: scaled by 1/√dₖ; dashed: QK-norm; dotted: LayerNorm on q, k. "
                       "Bars: the draw, in the colour of its curve."),
@@ -102,20 +103,51 @@ def _settings_text(explorer, settings) -> str:
     return "; ".join(parts)
 
 
+class _Stop(NamedTuple):
+    stop: lesson.Stop
+    settings: str  # the settings in words
+    alt: str
+    readout: object  # attention_scaling.readout.Readout
+
+
 @lru_cache(maxsize=None)
 def _frames(name: str) -> tuple:
+    """Each stop of explorer ``name``'s lesson with its settings in words and the package's readout."""
     explorer = _explorer(name)
     out = []
     for stop in lesson.stops(name):
         lesson.check_stops(name, {c.name: c.values for c in explorer.controls}, (stop,))
-        png, alt, readout = explorer.frame(**stop.settings)
-        out.append((stop, _settings_text(explorer, stop.settings), png, alt, readout))
+        readout = explorer.readout(**stop.settings)
+        out.append(_Stop(stop, _settings_text(explorer, stop.settings), readout.alt, readout))
     return tuple(out)
 
 
+def _module_script(name: str) -> str:
+    """What draws explorer ``name``'s stops in the printed document: its view's bundle (once a
+    document), its payload, and a script that mounts the view, without controls, in each
+    ``.ho-module`` of the strip at its stop's settings, keeping only the drawing (the strip
+    prints the package's readout beside it). Chromium runs it before it prints."""
+    from attention_scaling.explorables.page import modules_script
+    from attention_scaling.web import GLOBAL
+
+    explorer = _explorer(name)
+    payload = json.dumps(explorer.payload(), separators=(",", ":")).replace("</", "<\\/")
+    mount = json.dumps(explorer.web)
+    return (modules_script(explorer.web) + f'<script type="application/json" class="ho-payload">{payload}</script>'
+            "<script>(function () {\n"
+            f"  var strip = document.currentScript.parentElement, web = window.{GLOBAL};\n"
+            "  var payload = JSON.parse(strip.querySelector('script.ho-payload').textContent);\n"
+            "  strip.querySelectorAll('.ho-module').forEach(function (box) {\n"
+            f"    web[{mount}](box, payload, Object.assign(JSON.parse(box.dataset.values), {{slider: false}}));\n"
+            "    box.querySelectorAll('.asb-readout, .asb-numbers, .asb-key').forEach(function (e) { e.remove(); });\n"
+            "  });\n"
+            "})();</script>")
+
+
 def strip_html(name: str, instructor: bool = False) -> str:
-    """The player ``name`` as a strip of frames at the lesson's stops, each captioned with
-    its settings and readout (and, for the instructor, the stop's caption)."""
+    """The player ``name`` as a strip of its module's drawings at the lesson's stops, each
+    captioned with its settings and the package's readout (and, for the instructor, the stop's
+    caption)."""
     from attention_scaling.explorables import plain_text
 
     frames = _frames(name)
@@ -123,15 +155,16 @@ def strip_html(name: str, instructor: bool = False) -> str:
     items = []
     head = (f'<p class="ho-strip-title">{html.escape(title)}: the {len(frames)} stops of the session plan</p>'
             f'<p class="ho-legend">{html.escape(LEGENDS[name])}</p>')
-    for k, (stop, settings, png, alt, readout) in enumerate(frames, 1):
+    for k, (stop, settings, alt, readout) in enumerate(frames, 1):
         said = f' <span class="ho-stop-caption">{html.escape(stop.caption)}</span>' if instructor else ""
+        values = html.escape(json.dumps(stop.settings, separators=(",", ":")))
         items.append(
             f'<figure class="ho-frame">{head if k == 1 else ""}'
             f'<figcaption class="ho-frame-head"><b>Stop {k} of {len(frames)}.</b> '
             f'{html.escape(settings)}.{said}</figcaption>'
-            f'<img src="data:image/png;base64,{base64.b64encode(png).decode()}" alt="{html.escape(alt)}">'
+            f'<div class="ho-module" data-values="{values}" role="img" aria-label="{html.escape(alt)}"></div>'
             f'<div class="ho-readout">{readout_html(readout, live_region=False)}</div></figure>')
-    return f'<div class="ho-strip" data-explorer="{name}">{"".join(items)}</div>'
+    return f'<div class="ho-strip" data-explorer="{name}">{"".join(items)}{_module_script(name)}</div>'
 
 
 # --- pieces of the built pages ----------------------------------------------------------------
@@ -565,7 +598,7 @@ class _Read(NamedTuple):
 def _readout(name: str, k: int, curve: str, measure: str) -> _Read:
     """``measure`` ("largest weight", ...) of ``curve`` ("Unscaled", "Scaled by", "" for the only
     one) in the readout printed under stop ``k`` of ``name``: read from its rows, not its text."""
-    row = _frames(name)[k - 1][4].row(curve, measure)
+    row = _frames(name)[k - 1].readout.row(curve, measure)
     return _Read(row.cells(False)[0], row.mean_shown, row.mean.mean)
 
 
@@ -635,7 +668,7 @@ def _answer_key(site: Path, session: str, key: list) -> str:
             + (", and each lab's answers, task by task." if session == "workshop-2h" else ".") + "</p>"]
     rows = []
     for name in ("attention", "normalization", "scale"):
-        for k, (stop, settings, _png, _alt, _readout) in enumerate(_frames(name), 1):
+        for k, (stop, settings, _alt, _readout) in enumerate(_frames(name), 1):
             rows.append(f"<tr><td>{html.escape(name)} {k}</td><td>{html.escape(settings)}</td>"
                         f"<td>{html.escape(stop.caption)}</td></tr>")
     body.append("<h2>Predictions: what the explorers show at each stop</h2>"
@@ -734,7 +767,10 @@ table.ho-worksheet col.q { width: 27%; }
 .ho-legend { font-size: 9pt; break-after: avoid; border: 1px dashed #777; padding: 0.2em 0.5em; }
 .ho-frame { break-inside: avoid; page-break-inside: avoid; margin: 0.2em 0 0.45em; border-top: 1px solid #bbb;
   padding-top: 0.2em; }
-.ho-frame img { display: block; width: 60%; margin: 0.1em auto; }
+.ho-module { width: 80%; margin: 0.1em auto; }
+/* the module's panels in one row, whatever the page's width */
+.ho-module .asb-panels { grid-template-columns: none; grid-auto-flow: column; grid-auto-columns: minmax(0, 1fr);
+  max-width: none; }
 .ho-frame-head { font-size: 9.5pt; }
 .ho-stop-caption { font-style: italic; }
 .ho-readout { font-size: 7.4pt; line-height: 1.22; color: #222; margin: 0.05em 0; font-variant-numeric: tabular-nums; }

@@ -56,13 +56,18 @@ class Explorable:
     def defaults(self) -> dict:
         return {c.name: c.default for c in self.controls + self.live_only}
 
-    def frame(self, **params) -> tuple[bytes, str, Readout]:
-        """Update to ``params`` (others at their defaults); return (the figure's PNG, alt, readout):
-        the picture a page shows without scripts, and a handout's at a stop."""
+    def readout(self, **params) -> Readout:
+        """The readout at ``params`` (others at their defaults), from the package's state: what a
+        handout prints under the module's drawing at a stop."""
         fig = self.figure
         fig.update(**(self.defaults() | params))
-        readout = self.describe(fig.state)
-        return fig.png(), readout.alt, readout
+        return self.describe(fig.state)
+
+    def frame(self, **params) -> tuple[bytes, str, Readout]:
+        """Update to ``params`` (others at their defaults); return (the figure's PNG, alt, readout):
+        the picture a page shows without scripts."""
+        readout = self.readout(**params)
+        return self.figure.png(), readout.alt, readout
 
     # --- live ----------------------------------------------------------------------
 

@@ -85,7 +85,7 @@ def _control(control, cid: str, slider: Slider | None) -> str:
                       slider.said(control.show(control.default)))
 
 
-def _modules_script(mount: str) -> str:
+def modules_script(mount: str) -> str:
     """The classic bundle of the view mounted by ``mount`` (what it imports included), run once a
     page however many explorers share it; a page carries only the views it shows."""
     source = web.bundle(VIEWS[mount], classic=True).replace("</", "<\\/")
@@ -128,4 +128,4 @@ def module_html(explorer: "Explorable", uid: str) -> str:
               f'src="data:image/png;base64,{picture}" alt="{html.escape(alt0)}" width="{width}" height="{height}">'
               "</noscript></div></div>")
     return player_html(uid, explorer.title, bool(stops), controls, figure, readout0, still, data,
-                       kind="asb-module", after=_modules_script(explorer.web))
+                       kind="asb-module", after=modules_script(explorer.web))
