@@ -25,16 +25,21 @@
     return box.scrollWidth > box.clientWidth + 1 || m.scrollWidth > m.clientWidth + 1;
   }
   function update() {
+    // Every formula is measured first, then the attributes change: measuring after a change
+    // would lay the page out again, once per formula (530 ms of a phone's main thread).
+    var formulas = [];
     document.querySelectorAll("article mjx-container").forEach(function (m) {
       if (m.closest(".asb-player")) { return; }
       // Inside a closed fold a formula is neither shown nor reachable, and measuring it would
       // lay the fold out (and fetch the fonts it needs, 40 kB for one formula): it waits.
       var closed = m.closest("details:not([open])");
-      if (closed && !(m.closest("summary") && m.closest("summary").parentElement === closed)) {
-        m.removeAttribute("tabindex");
-        return;
-      }
-      if (scrolls(m)) { m.setAttribute("tabindex", "0"); } else { m.removeAttribute("tabindex"); }
+      var folded = closed && !(m.closest("summary") && m.closest("summary").parentElement === closed);
+      formulas.push([m, !folded && scrolls(m)]);
+    });
+    formulas.forEach(function (f) {
+      var on = f[0].getAttribute("tabindex") === "0";
+      if (f[1] && !on) { f[0].setAttribute("tabindex", "0"); }
+      if (!f[1] && f[0].hasAttribute("tabindex")) { f[0].removeAttribute("tabindex"); }
     });
   }
   var pending = null;
