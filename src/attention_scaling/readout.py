@@ -4,8 +4,8 @@ Every explorer's ``describe(state)`` returns a :class:`Readout`. One formatter r
 :func:`readout_html` (the table under a static player, in a live explorer and in the
 printed handout) and :attr:`Readout.text` (the same numbers as one sentence, for alt text
 and screen readers). A number is formatted once, by :func:`readout_number` (one value) or
-:func:`readout_mean` (a mean ± one standard error), to at most three significant figures
-(the book's measures are all below 10) and never as a misleading 0 or 1.
+:func:`readout_mean` (a mean ± one standard error, the mean to the error's decimal place), and
+never as a misleading 0 or 1.
 
 A static player ships, per frame, only :meth:`Readout.values` (the lead and the cells);
 its page fills the table and builds the alt text from a :meth:`Readout.template`.
@@ -63,15 +63,21 @@ def readout_number(x: float, digits: int = 3, near_one: bool = False, complement
     return f"{x:.{digits}f}"
 
 
+#: The most decimals a mean is written to; a smaller standard error keeps one significant figure.
+MEAN_PLACES = 5
+
+
 def readout_mean(e, digits: int = 3, near_one: bool = False) -> str:
     """A mean and its standard error to a common decimal place, ``0.962 ± 0.006``.
 
-    As :meth:`~attention_scaling.numerics.Expectation.show`: ``digits`` decimals, or more
-    when the error is smaller, so that it keeps one significant digit (``0.009 ± 0.003``);
-    but the mean keeps at most three significant figures: a smaller error is then written
-    to one significant figure of its own (``0.134 ± 0.0002``, ``2.08 ± 4e-05``). The mean is
-    shown by :func:`readout_number`, never a misleading 0 or 1 (``1 − 9.3e-05 ± 9e-05``), its
-    distance from 1 the draws' own (``Expectation.complement``) where it was summed from them.
+    As :meth:`~attention_scaling.numerics.Expectation.show`: ``digits`` decimals, or more when
+    the error is smaller, so that it keeps one significant digit and the mean is written to the
+    same place (``0.009 ± 0.003``, ``2.7653 ± 0.0002``: the mean claims no more, and no less,
+    than its error allows). At most :data:`MEAN_PLACES` decimals: a smaller error is written to
+    one significant figure of its own (``2.77254 ± 1e-06``), and a mean that small too in
+    exponent form (``4.5e-08 ± 4e-08``). The mean is shown by :func:`readout_number`, never a
+    misleading 0 or 1, its distance from 1 the draws' own (``Expectation.complement``) where it
+    was summed from them.
     """
     digits = v.positive_int(digits, "digits")
     places = digits
@@ -79,11 +85,11 @@ def readout_mean(e, digits: int = 3, near_one: bool = False) -> str:
         places = -math.floor(math.log10(e.se))
         if round(e.se, places) >= 10.0 ** (1 - places):
             places -= 1
-    at = places if e.mean == 0 else min(places, max(digits, 2 - math.floor(math.log10(abs(e.mean)))))
-    if at > 4:  # a tiny mean (a saturated row's entropy): both in exponent form
+    if places <= MEAN_PLACES:
+        return f"{readout_number(e.mean, places, near_one, e.complement, small=False)} ± {e.se:.{places}f}"
+    if e.mean != 0 and abs(e.mean) < 10.0**-MEAN_PLACES:  # a tiny mean (a saturated row's entropy)
         return f"{e.mean:.2g} ± {e.se:.1g}"
-    se = f"{e.se:.{at}f}" if at >= places else f"{e.se:.1g}"
-    return f"{readout_number(e.mean, at, near_one, e.complement, small=False)} ± {se}"
+    return f"{readout_number(e.mean, MEAN_PLACES, near_one, e.complement, small=False)} ± {e.se:.1g}"
 
 
 @dataclass(frozen=True)

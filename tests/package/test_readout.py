@@ -33,11 +33,11 @@ def parsed(text: str) -> tuple[float, float, int]:
     return (1 - value if m["gap"] else value), 0.5 * 10.0**-decimals * (1 + 1e-9), len(digits)
 
 
-def check_number(text: str, x: float, complement: float | None = None) -> None:
+def check_number(text: str, x: float, complement: float | None = None, max_figures: int = 3) -> None:
     """``text`` shows ``x`` to its own rounding; "1 − g" shows ``complement`` (1 − x from the
     other weights, more exact than the float ``x``) to g's rounding when it is given."""
     value, half, figures = parsed(text)
-    assert figures <= 3, f"{text!r} has {figures} significant figures"
+    assert figures <= max_figures, f"{text!r} has {figures} significant figures"
     if complement and text.startswith("1 − "):
         gap, gap_half, _ = parsed(text[len("1 − "):])
         assert abs(gap - complement) <= gap_half and abs(value - x) <= 2 * gap + 1e-15, (text, x, complement)
@@ -48,9 +48,14 @@ def check_number(text: str, x: float, complement: float | None = None) -> None:
 
 
 def check_mean(text: str, e: Expectation) -> None:
+    """A mean to its standard error's decimal place (both in fixed point), or to five decimals
+    beside a smaller error (then written to one figure, in exponent form)."""
     mean, _, se = text.partition(" ± ")
-    check_number(mean, e.mean)
+    check_number(mean, e.mean, max_figures=6)
     check_number(se, e.se)
+    if "e" not in mean and not mean.startswith("1 − "):
+        places = len(mean.partition(".")[2])
+        assert places == len(se.partition(".")[2]) if "e" not in se else places == 5, text
 
 
 POINTS = {
@@ -136,13 +141,20 @@ def test_no_cell_is_a_misleading_zero_or_one_anywhere_on_the_grid(make):
                     check_mean(mean[0], row.mean)
 
 
-def test_readout_mean_keeps_three_significant_figures():
+def test_readout_mean_writes_the_mean_to_its_errors_place():
+    """The mean claims the precision of its standard error, no more and no less (a review read
+    "2.77 ± 0.0002" as 2.7700 for a mean of 2.7653, 24 errors away)."""
     e = Expectation
     assert readout_mean(e(0.962, 0.006, 0, 1, 9)) == "0.962 ± 0.006"
     assert readout_mean(e(0.009, 0.003, 0, 1, 9), 2) == "0.009 ± 0.003"  # the error keeps a digit
-    assert readout_mean(e(0.1337, 2e-4, 0, 1, 9)) == "0.134 ± 0.0002"  # not 0.1337: three figures
-    assert readout_mean(e(2.07839, 4e-5, 0, 1, 9), 2) == "2.08 ± 4e-05"
-    assert readout_mean(e(0.99991, 9e-5, 0, 1, 9), near_one=True) == "1 − 9e-05 ± 9e-05"  # never "1.000"
+    assert readout_mean(e(0.1337, 2e-4, 0, 1, 9)) == "0.1337 ± 0.0002"
+    assert readout_mean(e(2.76527, 2e-4, 0, 1, 9), 2) == "2.7653 ± 0.0002"  # the review's entropy mean
+    assert readout_mean(e(2.6585, 3e-3, 0, 1, 9), 2) == "2.659 ± 0.003"
+    assert readout_mean(e(2.07839, 4e-5, 0, 1, 9), 2) == "2.07839 ± 0.00004"
+    # below five decimals the mean stops there and the error keeps one figure of its own
+    assert readout_mean(e(2.772541, 1e-6, 0, 1, 9), 2) == "2.77254 ± 1e-06"
+    assert readout_mean(e(0.99991, 9e-5, 0, 1, 9), near_one=True) == "0.99991 ± 0.00009"
+    assert readout_mean(e(0.9999991, 8e-7, 0, 1, 9), near_one=True) == "1 − 9e-07 ± 8e-07"  # never "1.00000"
     assert readout_mean(e(0.5, 0.0, 0, 1, 9)) == "0.500 ± 0.000"  # exactly 0 may read 0
     assert readout_mean(e(4.5e-8, 4.5e-8, 0, 1, 9), 2) == "4.5e-08 ± 4e-08"
     assert readout_number(0.0625) == "0.062" and readout_number(0.00123) == "0.0012" and readout_number(0.00031) == "0.00031"

@@ -123,15 +123,17 @@ export function readoutNumber(x, digits = 3, nearOne = false, complement = null,
   return formatFixed(x, digits);
 }
 
-// readout_mean(e, digits, near_one): "0.962 ± 0.006"
+// readout_mean(e, digits, near_one): "0.962 ± 0.006", "2.7653 ± 0.0002" (the mean to the error's place)
+export const MEAN_PLACES = 5;
 export function readoutMean(e, digits = 3, nearOne = false) {
   let places = digits;
   if (e.se > 0 && e.se < 0.95 * pow10(-digits)) {
     places = -Math.floor(Math.log10(e.se));
     if (scaledRound(e.se, places) >= 10n) places -= 1;  // round(se, places) >= 10^(1 - places)
   }
-  const at = e.mean === 0 ? places : Math.min(places, Math.max(digits, 2 - Math.floor(Math.log10(Math.abs(e.mean)))));
-  if (at > 4) return `${formatGeneral(e.mean, 2)} ± ${formatGeneral(e.se, 1)}`;
-  const se = at >= places ? formatFixed(e.se, at) : formatGeneral(e.se, 1);
-  return `${readoutNumber(e.mean, at, nearOne, e.complement ?? null, false)} ± ${se}`;
+  if (places <= MEAN_PLACES) {
+    return `${readoutNumber(e.mean, places, nearOne, e.complement ?? null, false)} ± ${formatFixed(e.se, places)}`;
+  }
+  if (e.mean !== 0 && Math.abs(e.mean) < pow10(-MEAN_PLACES)) return `${formatGeneral(e.mean, 2)} ± ${formatGeneral(e.se, 1)}`;
+  return `${readoutNumber(e.mean, MEAN_PLACES, nearOne, e.complement ?? null, false)} ± ${formatGeneral(e.se, 1)}`;
 }
