@@ -125,12 +125,23 @@
     var heading = section && section.querySelector("h1, h2, h3, h4");
     return heading ? heading.textContent.replace(/[#\u00b6]/g, "").trim() : "";
   }
-  function answersHere() {
+  // what a prediction box answers: the text just before it (the task's "Predict ..." line)
+  function promptOf(box) {
+    var before = box.closest(".asb-prediction");
+    before = before && before.previousElementSibling;
+    var text = before ? before.textContent.replace(/\s+/g, " ").trim() : "";
+    return text.length > 200 ? text.slice(0, 199) + "\u2026" : text;
+  }
+  var NAME_KEY = "asb-student-name";  // one name for the whole book, in this browser
+  function storedName() {
+    try { return window.localStorage.getItem(NAME_KEY) || ""; } catch (e) { return ""; }
+  }
+  function answersHere(name) {
     var page = location.pathname.split("/").slice(-2).join("/");
     return {
-      format: FORMAT, page: page, title: document.title, saved: new Date().toISOString(),
+      format: FORMAT, page: page, title: document.title, name: name, saved: new Date().toISOString(),
       predictions: Array.prototype.map.call(document.querySelectorAll(".asb-prediction textarea[id]"), function (box) {
-        return {id: box.id, section: sectionOf(box), text: box.value};
+        return {id: box.id, section: sectionOf(box), prompt: promptOf(box), text: box.value};
       }),
       quizzes: Array.prototype.map.call(document.querySelectorAll(".asb-quiz"), function (quiz) {
         var code = quiz.querySelector(".asb-code-value");
@@ -146,24 +157,61 @@
     var codes = article.querySelectorAll(".asb-quiz .asb-code");
     var box = document.createElement("div");
     box.className = "asb-collect" + (codes.length ? " asb-collect-quiz" : "");
+    var nameLabel = document.createElement("label"), name = document.createElement("input");
+    name.type = "text";
+    name.id = "asb-collect-name";
+    name.autocomplete = "name";
+    name.value = storedName();
+    nameLabel.htmlFor = name.id;
+    nameLabel.textContent = "Your name or initials (in the file, so that your teacher knows it is yours)";
+    name.addEventListener("input", function () {
+      try { window.localStorage.setItem(NAME_KEY, name.value.trim()); } catch (e) { /* refused: the box keeps it */ }
+    });
     var button = document.createElement("button");
     button.type = "button";
     button.textContent = "Save my answers to a file";
+    var restart = document.createElement("button");
+    restart.type = "button";
+    restart.textContent = "Start over on this page";
     var said = document.createElement("p");
     said.className = "asb-collect-note";
+    said.setAttribute("aria-live", "polite");
     said.textContent = "Your predictions and quiz codes on this page, as a file to hand in (nothing is sent anywhere).";
     button.addEventListener("click", function () {
-      var data = answersHere();
+      var data = answersHere(name.value.trim());
       var blob = new Blob([JSON.stringify(data, null, 1) + "\n"], {type: "application/json"});
       var link = document.createElement("a");
+      var who = data.name ? "-" + data.name.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-+|-+$/g, "") : "";
       link.href = URL.createObjectURL(blob);
-      link.download = "answers-" + data.page.replace(/[^A-Za-z0-9.-]+/g, "-").replace(/\.html$/, "") + ".json";
+      link.download = "answers-" + data.page.replace(/[^A-Za-z0-9.-]+/g, "-").replace(/\.html$/, "") + who + ".json";
       document.body.appendChild(link);
       link.click();
       link.remove();
       setTimeout(function () { URL.revokeObjectURL(link.href); }, 1000);
+      var written = data.predictions.filter(function (p) { return p.text.trim(); }).length;
+      var coded = data.quizzes.filter(function (q) { return q.code; }).length;
+      said.textContent = "Saved " + link.download + ": " + written + " of " + data.predictions.length +
+        " predictions written, " + coded + " of " + data.quizzes.length + " quiz codes" +
+        (data.name ? "" : ", and no name") + ". Hand the file in as your teacher asks.";
     });
+    // A shared computer: the next student starts with empty boxes and an unanswered quiz.
+    restart.addEventListener("click", function () {
+      if (!window.confirm("Forget every answer on this page, in this browser?")) { return; }
+      try {
+        var here = location.pathname + "#";
+        Object.keys(window.localStorage).forEach(function (k) {
+          if (k.indexOf("asb-prediction:" + here) === 0 || k.indexOf("asb-quiz:" + here) === 0) {
+            window.localStorage.removeItem(k);
+          }
+        });
+      } catch (e) { /* refused: nothing was kept */ }
+      document.querySelectorAll(".asb-prediction textarea").forEach(function (b) { b.value = ""; });
+      location.reload();
+    });
+    box.appendChild(nameLabel);
+    box.appendChild(name);
     box.appendChild(button);
+    box.appendChild(restart);
     box.appendChild(said);
     (codes.length ? codes[codes.length - 1] : article).appendChild(box);
   }
@@ -177,9 +225,22 @@
       return c === "." ? null : {index: LETTERS.indexOf(c.toUpperCase()), right: c !== c.toLowerCase()};
     })};
   }
-  function pyRepr(s) {  // Python's repr of a string, for the codes that cannot be read
-    var q = s.indexOf("'") >= 0 && s.indexOf('"') < 0 ? '"' : "'";
-    return q + s.replace(/\\/g, "\\\\").replace(q === "'" ? /'/g : /"/g, "\\" + q) + q;
+  // Python's repr of a string, for the codes that cannot be read: its quotes, and escapes for
+  // what Python does not print (str.isprintable: controls, format characters such as a
+  // zero-width space, separators other than the space), so that an unreadable code shows why
+  var HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+  function pyRepr(s) {
+    var q = s.indexOf("'") >= 0 && s.indexOf('"') < 0 ? '"' : "'", out = "";
+    Array.from(s).forEach(function (c) {
+      var n = c.codePointAt(0), hex = n.toString(16);
+      if (c === "\\" || c === q) { out += "\\" + c; }
+      else if (c === "\t") { out += "\\t"; } else if (c === "\n") { out += "\\n"; } else if (c === "\r") { out += "\\r"; }
+      else if (c !== " " && HIDDEN.test(c)) {
+        out += n < 0x100 ? "\\x" + ("0" + hex).slice(-2) : n < 0x10000 ? "\\u" + ("000" + hex).slice(-4)
+          : "\\U" + ("0000000" + hex).slice(-8);
+      } else { out += c; }
+    });
+    return q + out + q;
   }
   function percent(x) {  // Python's format(x, ".0f"): halves to even
     var f = Math.floor(x), d = x - f;
@@ -214,8 +275,9 @@
     files.forEach(function (f) {
       (f.predictions || []).forEach(function (p) {
         var page = pages[f.page] = pages[f.page] || {files: 0, boxes: {}};
-        var box = page.boxes[p.id] = page.boxes[p.id] || {section: p.section, texts: []};
-        if (String(p.text || "").trim()) { box.texts.push(String(p.text).trim()); }
+        var box = page.boxes[p.id] = page.boxes[p.id] || {section: p.section, prompt: p.prompt, texts: []};
+        var who = String(f.name || "").trim();
+        if (String(p.text || "").trim()) { box.texts.push((who ? who + ": " : "") + String(p.text).trim()); }
       });
       if (pages[f.page]) { pages[f.page].files += 1; }
     });
@@ -229,6 +291,12 @@
         s.textContent = id.replace("asb-prediction-", "Box ") + (box.section ? " (" + box.section + ")" : "") +
           ": " + box.texts.length + " of " + page.files + " written";
         d.appendChild(s);
+        if (box.prompt) {
+          var asked = document.createElement("p");
+          asked.className = "asb-tally-prompt";
+          asked.textContent = box.prompt;
+          d.appendChild(asked);
+        }
         var list = document.createElement("ul");
         box.texts.forEach(function (t) { var li = document.createElement("li"); li.textContent = t; list.appendChild(li); });
         d.appendChild(list);
@@ -243,7 +311,7 @@
     pasted.id = "asb-tally-codes";
     pasted.rows = 4;
     label.htmlFor = pasted.id;
-    label.textContent = "Answer codes, one per line (or separated by spaces or commas)";
+    label.textContent = "Answer codes collected some other way (a poll, the chat): paste them; other words are left out";
     var fileLabel = document.createElement("label"), files = document.createElement("input");
     files.type = "file";
     files.id = "asb-tally-files";
@@ -260,23 +328,57 @@
     more.className = "asb-tally-predictions";
     [label, pasted, fileLabel, files, button, out, more].forEach(function (e) { root.appendChild(e); });
     button.addEventListener("click", function () {
-      var codes = pasted.value.split(/[\s,;]+/).filter(Boolean), problems = [];
-      Promise.all(Array.prototype.map.call(files.files || [], function (file) {
+      out.textContent = "";
+      more.replaceChildren();
+      var found = codesIn(pasted.value), chosen = Array.prototype.slice.call(files.files || []);
+      Promise.all(chosen.map(function (file) {
         return file.text().then(function (text) {
-          var data;
-          try { data = JSON.parse(text); } catch (e) { data = null; }
-          if (!data || data.format !== FORMAT) { problems.push(file.name); return null; }
-          return data;
-        });
+          try { return JSON.parse(text); } catch (e) { return null; }
+        }, function () { return null; });
       })).then(function (read) {
-        var saved = read.filter(Boolean);
-        saved.forEach(function (f) {
-          (f.quizzes || []).forEach(function (q) { if (q.code) { codes.push(String(q.code)); } });
+        var problems = chosen.filter(function (file, i) { return !savedFile(read[i]); }).map(function (f) { return f.name; });
+        var kept = newestPerStudent(read.filter(savedFile)), codes = found.codes.slice();
+        kept.files.forEach(function (f) {
+          f.quizzes.forEach(function (q) { if (q.code) { codes.push(String(q.code)); } });
         });
-        out.textContent = tally(codes) + (problems.length ? "\nNot a saved answers file: " + problems.join(", ") : "");
-        more.replaceChildren(predictionsTable(saved));
+        var notes = [];
+        if (found.words) { notes.push(found.words + " pasted words were not codes and were left out"); }
+        if (kept.dropped) { notes.push(kept.dropped + " files were older copies of another file (same name and page) and were left out"); }
+        if (problems.length) { notes.push("Not a saved answers file: " + problems.join(", ")); }
+        out.textContent = tally(codes) + (notes.length ? "\n" + notes.join("\n") : "");
+        more.replaceChildren(predictionsTable(kept.files));
       });
     });
+  }
+
+  // The codes in pasted text (a chat's lines, say): the words shaped like a code (KEY-answers-C),
+  // less the punctuation after them; what is shaped like one but cannot be read is reported.
+  function codesIn(text) {
+    var codes = [], words = 0;
+    text.split(/[\s,;]+/).filter(Boolean).forEach(function (w) {
+      var t = w.replace(/[.,;:!?)\]'"]+$/, "").replace(/^[(\['"]+/, "");
+      if (/^[A-Za-z0-9]{4}-[^-]+-[A-Za-z]$/.test(t)) { codes.push(t); } else { words += 1; }
+    });
+    return {codes: codes, words: words};
+  }
+  function savedFile(data) {
+    return !!data && data.format === FORMAT && typeof data.page === "string" &&
+      Array.isArray(data.predictions) && Array.isArray(data.quizzes) &&
+      data.predictions.every(function (p) { return p && typeof p.id === "string"; }) &&
+      data.quizzes.every(function (q) { return q && typeof q === "object"; });
+  }
+  // One file per student and page: the newest of those with the same name and page, and one
+  // of any files with the same content (the same file chosen twice).
+  function newestPerStudent(files) {
+    var best = {}, order = [], dropped = 0;
+    files.forEach(function (f) {
+      var who = String(f.name || "").trim().toLowerCase();
+      var id = who ? "name:" + who + "|" + f.page : "same:" + JSON.stringify([f.page, f.saved, f.predictions, f.quizzes]);
+      if (!(id in best)) { best[id] = f; order.push(id); return; }
+      dropped += 1;
+      if (String(f.saved) > String(best[id].saved)) { best[id] = f; }
+    });
+    return {files: order.map(function (id) { return best[id]; }), dropped: dropped};
   }
 
   function start() {
