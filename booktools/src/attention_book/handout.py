@@ -56,16 +56,19 @@ SESSION_NAMES = {"session-50min": "50-minute session", "workshop-2h": "2-hour wo
 #: The header of the answer key: the instructor version ends with it.
 ANSWER_KEY = "Answer key"
 #: Colours and styles of the main explorer, named in words (a printout may be grey).
-ATTENTION_LEGEND = ("Red, filled bars, solid lines, round points: unscaled softmax(q·k). "
-                    "Blue, outlined bars, dashed lines, hollow squares, hatched hump: "
-                    "scaled softmax(q·k/√dₖ).")
+ATTENTION_LEGEND = ("Red, filled bars, solid mean lines, round points: unscaled softmax(q·k). "
+                    "Blue, outlined bars, dashed mean lines, hollow squares, hatched hump: "
+                    "scaled softmax(q·k/√dₖ). Bands: the middle 80 % of 200 queries. Right panel: "
+                    "the predicted spreads as steps, dashed for unscaled, dotted for scaled.")
 LEGENDS = {
     "attention": ATTENTION_LEGEND,
     "scale": ("Left, grey bars: the weights; middle, purple bars: P(1−P); right: the Jacobian, purple and + above 0 "
               "(its diagonal), orange and − below 0 (beside the diagonal). Dashed line, grey band: the mean and "
-              "middle 80 % of 200 draws."),
-    "normalization": ("Solid line: scaled by 1/√dₖ; dashed: QK-norm; dotted: LayerNorm on q, k. "
-                      "Bars: the draw, in the colour of its curve."),
+              "middle 80 % of 200 draws; dotted line: the ceiling ¼ of P(1−P)."),
+    "normalization": ("Left: this draw's weights as bars, in its mode's colour; dashed line and grey band: their "
+                      "mean and middle 80 % over 200 queries. Right, the mean largest weight against m: solid, "
+                      "scaled by 1/√dₖ; dashed with squares, QK-norm; dotted with circles, LayerNorm on q, k "
+                      "(where two coincide both markers show); bands: middle 80 %; dot: this draw."),
 }
 #: Page margins of the print (the footer with the page number sits in the bottom one).
 MARGIN = {"top": "10mm", "bottom": "14mm", "left": "14mm", "right": "14mm"}
@@ -767,7 +770,9 @@ table.ho-worksheet col.q { width: 27%; }
 .ho-legend { font-size: 9pt; break-after: avoid; border: 1px dashed #777; padding: 0.2em 0.5em; }
 .ho-frame { break-inside: avoid; page-break-inside: avoid; margin: 0.2em 0 0.45em; border-top: 1px solid #bbb;
   padding-top: 0.2em; }
-.ho-module { width: 80%; margin: 0.1em auto; }
+/* every panel the same width, a third of the column: three-panel modules fill it, two-panel ones two thirds */
+.ho-module { width: 100%; margin: 0.1em auto; }
+.ho-strip[data-explorer="normalization"] .ho-module { width: 67%; }
 /* the module's panels in one row, whatever the page's width */
 .ho-module .asb-panels { grid-template-columns: none; grid-auto-flow: column; grid-auto-columns: minmax(0, 1fr);
   max-width: none; }
