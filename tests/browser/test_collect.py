@@ -20,6 +20,16 @@ QUIZ_PAGE = "book/scale-the-scores.html"
 TEACH = "book/teach-with-this-book.html"
 
 
+def _stored(context, url: str, n: int) -> None:
+    """Wait until another tab sees ``n`` of this book's kept answers: Chromium hands a page's
+    localStorage writes to its browser process asynchronously, so a reload at once may miss them."""
+    other = context.new_page()
+    other.goto(url)
+    other.wait_for_function("n => Object.keys(localStorage).filter(k => k.startsWith('asb-')).length >= n", arg=n,
+                            timeout=10_000)
+    other.close()
+
+
 def _save(page, tmp_path) -> tuple[dict, str]:
     """Click the page's "Save my answers to a file"; return the file's JSON and its name."""
     button = page.get_by_role("button", name="Save my answers to a file")
@@ -41,6 +51,7 @@ def test_answers_survive_a_reload_save_to_a_file_and_tally_on_the_instructor_pag
         boxes.nth(0).fill("softmax([1000, 0]) gives nan")
         boxes.nth(1).fill("It overflows: e^1000 is inf")
         page.locator("#asb-collect-name").fill("Ada L.")
+        _stored(context, page.url, 3)
         page.reload(wait_until="load")
         kept = page.evaluate("() => [...document.querySelectorAll('.asb-prediction textarea')].map(b => b.value)")
         assert kept[:2] == ["softmax([1000, 0]) gives nan", "It overflows: e^1000 is inf"]
@@ -104,8 +115,8 @@ def test_answers_survive_a_reload_save_to_a_file_and_tally_on_the_instructor_pag
         # a shared computer: Start over empties this page's boxes for the next student
         page.goto((site / LAB).as_uri(), wait_until="load")
         page.once("dialog", lambda dialog: dialog.accept())
-        page.get_by_role("button", name="Start over on this page").click()
-        page.wait_for_load_state("load")
+        with page.expect_navigation():
+            page.get_by_role("button", name="Start over on this page").click()
         page.wait_for_function("() => document.querySelectorAll('.asb-prediction textarea').length > 0")
         assert not any(page.evaluate("() => [...document.querySelectorAll('.asb-prediction textarea')].map(b => b.value)"))
     finally:

@@ -93,7 +93,8 @@ def test_the_page_computes_the_packages_numbers_at_any_slider_position(browser, 
     assert "Dashed line and grey band: the mean and the middle 80 %" in page.locator(f"{ROOT} .asb-key").inner_text()
     assert page.locator(f"{ROOT} .asb-note").inner_text().startswith("Computed in the page for any s")
     # the numbers behind the bars, as a table
-    page.locator(f"{ROOT} .asb-numbers summary").click()
+    page.locator(f"{ROOT} .asb-numbers summary").click()  # filled when it opens (its toggle event)
+    page.locator(f"{ROOT} .asb-numbers tbody tr").first.wait_for(timeout=5_000)
     rows = page.locator(f"{ROOT} .asb-numbers tbody tr").all_inner_texts()
     fig = ScaleFigure(seed=0)
     fig.update(scale=shown(page)["scale"])

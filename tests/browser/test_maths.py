@@ -131,9 +131,11 @@ def test_unused_theme_assets_are_left_out_and_scripts_deferred():
             '<link rel="stylesheet" type="text/css" href="_static/sphinx-design.min.css?v=2" />\n'
             '<script src="_static/copybutton.js?v=3"></script>\n<script src="_static/doctools.js?v=4"></script>\n'
             '<script src="_static/documentation_options.js?v=5"></script>\n'
-            '<script>var inline = 1;</script><script defer src="_static/x.js"></script></head>')
+            '<script>var inline = 1;</script><script defer src="_static/x.js"></script>\n'
+            '<script src="_static/tally.js?v=6"></script></head>')
     plain = trim_theme_assets(head + "<body><p>text</p></body>")
     assert "searchindex" not in plain and "design" not in plain and "copybutton" not in plain
+    assert "tally.js" not in plain and "tally.js" in trim_theme_assets(head + '<body><div class="asb-tally"></div></body>')
     assert '<script defer src="_static/doctools.js?v=4"></script>' in plain
     assert "<script>var inline = 1;</script>" in plain and plain.count("defer") == 2
     # its globals are used by inline scripts in the body (sphinx-proof's index)

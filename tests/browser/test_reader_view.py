@@ -453,7 +453,11 @@ def test_planted_table_scrolling_with_no_cue_is_reported(browser, cue):
             f"<table>{row}</table></div><div class='pst-scrollable-table-container' "
             "style='overflow-x:auto'><table><tr><td>fits</td></tr></table></div>")
     context, page = _planted(browser, body, "phone")
-    page.wait_for_timeout(100)
+    if cue:  # the fade is a scroll-driven animation: under a loaded run it applies a moment later
+        page.wait_for_function("() => getComputedStyle(document.querySelector('.asb-wide')).maskImage !== 'none'",
+                               timeout=5_000)
+    else:
+        page.wait_for_timeout(100)
     found = page.evaluate(CUE_JS, CONTENT)
     context.close()
     assert [p["rule"] for p in found] == ([] if cue else ["scrolls sideways with no cue",

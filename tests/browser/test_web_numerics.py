@@ -477,7 +477,8 @@ def test_the_view_takes_the_pages_colours_and_its_data_table_opens(scale_view):
     page.evaluate("document.getElementById('holder').classList.add('dark')")
     fill = page.eval_on_selector(".asb-tick", "t => getComputedStyle(t).fill")
     assert fill == "rgb(230, 230, 230)"  # dark mode from the page: no second drawing
-    page.click(".asb-numbers summary")
+    page.click(".asb-numbers summary")  # the table is filled when the disclosure opens (its toggle event)
+    page.wait_for_function("() => document.querySelectorAll('.asb-numbers tbody tr').length > 0", timeout=5_000)
     rows = page.eval_on_selector_all(".asb-numbers tbody tr", "rs => rs.map(r => r.textContent)")
     assert len(rows) == 8 and rows[0].startswith("1")
 

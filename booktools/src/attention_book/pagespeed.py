@@ -77,6 +77,8 @@ _DESIGN = re.compile(r'[ \t]*(?:<script\b[^>]*src="[^"]*_static/design-tabs\.js[
                      r'<link rel="stylesheet" type="text/css" href="[^"]*_static/sphinx-design\.min\.css[^"]*" />)\n?')
 _COPY = re.compile(r'[ \t]*(?:<script src="[^"]*_static/(?:clipboard\.min|copybutton)\.js[^"]*"></script>|'
                    r'<link rel="stylesheet" type="text/css" href="[^"]*_static/copybutton\.css[^"]*" />)\n?')
+# The instructor page's tally of answer codes and saved files, which no other page uses.
+_TALLY = re.compile(r'[ \t]*<script\b[^>]*\bsrc="[^"]*_static/tally\.js[^"]*"[^>]*></script>\n?')
 # The Font Awesome script that swaps every icon for an SVG: the theme's stylesheet draws the
 # same icons with Font Awesome's web font, which the pages load anyway (see trim_theme_assets).
 _ICON_SCRIPT = re.compile(r'[ \t]*<script\b[^>]*\bsrc="[^"]*_static/scripts/fontawesome\.js[^"]*"[^>]*></script>\n?')
@@ -100,7 +102,8 @@ def trim_theme_assets(text: str, search_page: bool = False) -> str:
       (``search_as_you_type`` is False: its code returns before touching them); the search
       page keeps them;
     - sphinx-design's script and stylesheet on pages with no sphinx-design element;
-    - the copy button's scripts and stylesheet on pages with no code block.
+    - the copy button's scripts and stylesheet on pages with no code block;
+    - the instructor page's tally (``_static/tally.js``) on every other page.
 
     Every classic script in ``<head>`` that is neither ``defer`` nor ``async`` becomes
     ``defer``: it still runs in document order, before DOMContentLoaded, but after the page
@@ -125,6 +128,8 @@ def trim_theme_assets(text: str, search_page: bool = False) -> str:
         text = _DESIGN.sub("", text)
     if 'class="highlight' not in text:
         text = _COPY.sub("", text)
+    if 'class="asb-tally' not in text:
+        text = _TALLY.sub("", text)
     head_end = text.find("</head>")
     if head_end > 0:
         text = _HEAD_SCRIPT.sub(r"<script defer \1></script>", text[:head_end]) + text[head_end:]
