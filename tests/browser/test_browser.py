@@ -361,7 +361,7 @@ def test_quizzes_give_feedback_by_mouse_and_keyboard(browser, site, page_name):
     other.goto(page.url)
     other.wait_for_function("""() => Object.keys(localStorage).some(k => k.startsWith('asb-quiz:') &&
                                      JSON.parse(localStorage.getItem(k)).chosen.every(c => c !== null))""",
-                            timeout=10_000)
+                            timeout=30_000)  # (10 s passed once in a loaded full run, 2026-12-06)
     other.close()
     page.reload(wait_until="load")
     questions = page.locator(".asb-question")
