@@ -7,12 +7,17 @@ Jupyter Book 1's command line never passes Sphinx's ``-j``; this runs the same c
 jupyter-cache folder: its database is made here first, because two reader processes that
 both find it missing would both try to make it. ``attention_book.chapter_notebooks``
 keeps the writing serial and lets Sphinx read the extensions in parallel.
+
+``BOOK_EDITION`` (``learner``, the default, or ``instructor``) becomes the Sphinx tag of that
+name (attention_book.edition). The instructor's edition is written to
+``_build/html-instructor``, with Sphinx's saved environment in ``_build/.doctrees-instructor``,
+beside the learner's ``_build/html``; both read the one execution cache.
 """
 
-import functools
 import multiprocessing
 import os
 import sys
+from pathlib import Path
 
 # jsonschema imports rfc3987-syntax when it is installed (jupyter-events, for JupyterLab, brings
 # it), and rfc3987-syntax compiles 38 Lark grammars as it is imported: 2-3 s of every build, a
@@ -29,8 +34,20 @@ if __name__ == "__main__":
     jobs, cache = int(sys.argv.pop(1)), sys.argv.pop(1)
     if jobs < 1:
         raise SystemExit(f"JOBS must be at least 1, got {jobs}")
+    edition = os.environ.get("BOOK_EDITION") or "learner"
+    if edition not in ("learner", "instructor"):
+        raise SystemExit(f"BOOK_EDITION must be learner or instructor, got {edition!r}")
     create_db(cache).dispose()
-    jupyter_book.sphinx.build_sphinx = functools.partial(jupyter_book.sphinx.build_sphinx, jobs=jobs)
+    build_sphinx = jupyter_book.sphinx.build_sphinx
+
+    def build_edition(sourcedir, outputdir, **kwargs):
+        if edition == "instructor":
+            build = Path(outputdir).parent
+            outputdir, kwargs["doctreedir"] = build / "html-instructor", build / ".doctrees-instructor"
+            print(f"Edition: the instructor's, written to {outputdir}", flush=True)
+        return build_sphinx(sourcedir, outputdir, jobs=jobs, tags=[edition], **kwargs)
+
+    jupyter_book.sphinx.build_sphinx = build_edition
     code = 1
     try:
         main()

@@ -383,7 +383,7 @@ def make_archive(site: Path, out: Path, wheelhouse: Path | None = None) -> Path:
     with tempfile.TemporaryDirectory() as tmp:
         wheels = collect_wheels(Path(wheelhouse) if wheelhouse else Path(tmp) / "wheels", closure)
         labs = sorted((ROOT / "notebooks").glob("*.ipynb"))
-        chapters = sorted((ROOT / "notebooks" / "chapters").glob("*.ipynb"))
+        chapters = learner_chapters()
         if not labs or not chapters:
             raise DistError("no labs in notebooks/ or no chapters in notebooks/chapters/")
         readme = make_readme(name, version, short, full, dirty, wheels, [p.name for p in labs])
@@ -410,6 +410,16 @@ def make_archive(site: Path, out: Path, wheelhouse: Path | None = None) -> Path:
 
 def sha256(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def learner_chapters() -> list[Path]:
+    """The chapters as notebooks, without those of the pages only the instructor's edition has
+    (_config.yml, book_instructor_pages): the archive is the learner's edition."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    only = {p.rsplit("/", 1)[-1] for p in config["sphinx"]["config"].get("book_instructor_pages", [])}
+    return sorted(p for p in (ROOT / "notebooks" / "chapters").glob("*.ipynb") if p.stem not in only)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,7 +2,8 @@
 
     python scripts/make_handout.py [--out DIR]
 
-Reads the built book (_build/html, run `make book` first) and writes four PDFs to
+Reads the instructor's edition of the built book (_build/html-instructor, which
+`make book-instructor` builds: the handouts quote its instructor page) and writes four PDFs to
 _build/handout/ with headless Chromium; the logic is in attention_book.handout.
 """
 
@@ -29,7 +30,7 @@ def main(argv=None) -> list[Path]:
     args = parser.parse_args(argv)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        written = make_handouts(browser, ROOT / "_build" / "html", Path(args.out))
+        written = make_handouts(browser, ROOT / "_build" / "html-instructor", Path(args.out))
         browser.close()
     for path in written:
         print(f"make_handout: wrote {path} ({len(PdfReader(path).pages)} pages, "

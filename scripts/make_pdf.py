@@ -2,8 +2,8 @@
 
     python scripts/make_pdf.py [--out FILE] [PAGE.html ...]
 
-Pages are paths under _build/html (default: every page of the table of contents, in
-order). Each is opened from disk, its maths is ready (typeset at build time, or by MathJax
+Pages are paths under _build/html, the learner's edition (default: every page of its table
+of contents, in order). Each is opened from disk, its maths is ready (typeset at build time, or by MathJax
 in a book built without Node.js), and Chromium prints it
 with the book's print styles (no sidebars; explorers show their default frame). The
 pages are then joined into one PDF with pypdf.
@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from book_files import html_page, toc_files  # noqa: E402
+from book_files import LEARNER_HTML, html_page, learner_toc_files  # noqa: E402
 from checks import wait_for_maths  # noqa: E402
 from chromium_flags import CHROMIUM_ARGS  # noqa: E402
 
@@ -32,11 +32,10 @@ def chromium_path() -> str | None:
     return "/usr/bin/chromium" if os.access("/usr/bin/chromium", os.X_OK) else None
 
 
-def print_pages(browser, pages, out: Path) -> Path:
-    """Print ``pages`` (paths under _build/html) with a Playwright ``browser`` into ``out``."""
+def print_pages(browser, pages, out: Path, html: Path = LEARNER_HTML) -> Path:
+    """Print ``pages`` (paths under ``html``, a built site) with a Playwright ``browser`` into ``out``."""
     from pypdf import PdfReader, PdfWriter
 
-    html = ROOT / "_build" / "html"
     missing = [p for p in pages if not (html / p).is_file()]
     if missing:
         raise SystemExit(f"make_pdf: not in the built book (run make book first): {missing}")
@@ -67,7 +66,7 @@ def main(argv=None) -> Path:
     parser.add_argument("pages", nargs="*", help="pages under _build/html (default: the whole book)")
     parser.add_argument("--out", default=str(ROOT / "_build" / "handout.pdf"))
     args = parser.parse_args(argv)
-    pages = args.pages or [html_page(p) for p in toc_files()]
+    pages = args.pages or [html_page(p) for p in learner_toc_files()]
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         out = print_pages(browser, pages, Path(args.out))

@@ -9,7 +9,8 @@ import yaml
 from myst_nb.core.read import read_myst_markdown_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
-HTML = ROOT / "_build" / "html"  # the built book
+HTML = ROOT / "_build" / "html-instructor"  # the built book the tests read: the instructor's edition
+LEARNER_HTML = ROOT / "_build" / "html"  # the learner's edition (make book)
 SCREENSHOTS = ROOT / "_build" / "screenshots"  # what the browser tests save
 
 
@@ -35,8 +36,27 @@ def toc_files() -> list[Path]:
     return paths
 
 
+def instructor_pages() -> list[str]:
+    """The documents only the instructor's edition has (_config.yml, book_instructor_pages)."""
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    return list(config["sphinx"]["config"].get("book_instructor_pages", []))
+
+
+def learner_toc_files() -> list[Path]:
+    """The documents of the learner's edition, in reading order."""
+    only = {ROOT / name for name in instructor_pages()}
+    return [p for p in toc_files() if p.with_suffix("") not in only]
+
+
+def edition_toc_files(edition: str) -> list[Path]:
+    """The documents of the ``"learner"`` or ``"instructor"`` edition, in reading order."""
+    if edition not in ("learner", "instructor"):
+        raise ValueError(f"edition must be learner or instructor, got {edition!r}")
+    return toc_files() if edition == "instructor" else learner_toc_files()
+
+
 def html_page(path: Path) -> str:
-    """Where the build writes a source file, relative to _build/html."""
+    """Where the build writes a source file, relative to the built site."""
     return str(path.relative_to(ROOT).with_suffix(".html"))
 
 

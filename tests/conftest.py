@@ -22,7 +22,11 @@ import pytest
 # was loaded last. This file does not import book_files, which needs myst-nb: the package tier
 # also runs with the oldest versions, where the build tools are not installed.
 ROOT = Path(__file__).resolve().parents[1]
-HTML = ROOT / "_build" / "html"
+# The tests' book is the instructor's edition (every page: the learner's plus the instructor
+# page), built first; the learner's edition (`make book`, what is published) is built next
+# into _build/html, and the published path (a fork on GitHub) is the learner's too.
+HTML = ROOT / "_build" / "html-instructor"
+LEARNER_HTML = ROOT / "_build" / "html"
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 BIN = Path(sys.executable).parent
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -59,7 +63,11 @@ def start_background_build() -> Path:
             subprocess.run(["rm", "-rf", str(old)], check=False)
     # Then the published path: the same tree built as a fork on GitHub (scripts/build-published),
     # from this build's executions, while the tests of this build run.
-    script = ('scripts/build-book "$0" > "$1/log" 2>&1; echo $? > "$1/rc.tmp"; mv "$1/rc.tmp" "$1/rc"; '
+    # Then the learner's edition, from the same executions (about 15 s), into run/learner.
+    script = ('BOOK_EDITION=instructor scripts/build-book "$0" > "$1/log" 2>&1; echo $? > "$1/rc.tmp"; '
+              'mv "$1/rc.tmp" "$1/rc"; mkdir -p "$1/learner"; '
+              'BOOK_EDITION=learner scripts/build-book "$0" > "$1/learner/log" 2>&1; '
+              'echo $? > "$1/learner/rc.tmp"; mv "$1/learner/rc.tmp" "$1/learner/rc"; '
               'scripts/build-published "$0" "$1/published" > /dev/null 2>&1')
     proc = subprocess.Popen(["sh", "-c", script, sys.executable, str(run)], cwd=ROOT, start_new_session=True)
 
@@ -70,17 +78,35 @@ def start_background_build() -> Path:
     return run
 
 
-@pytest.fixture(scope="session")
-def built_book() -> Build:
-    """The book built once per test run, strictly, with the same script as `make book`."""
-    run = start_background_build()
+def _wait_for_build(run: Path, what: str) -> Build:
     deadline = time.monotonic() + BUILD_TIMEOUT
     while not (run / "rc").exists():
         if time.monotonic() > deadline:
-            pytest.fail(f"the book build did not finish in {BUILD_TIMEOUT} s", pytrace=False)
+            pytest.fail(f"{what} did not finish in {BUILD_TIMEOUT} s", pytrace=False)
         time.sleep(1)
     output = (run / "log").read_text(encoding="utf-8", errors="replace")
     return Build(int((run / "rc").read_text().strip()), ANSI.sub("", output))
+
+
+@pytest.fixture(scope="session")
+def built_book() -> Build:
+    """The instructor's edition, built once per test run, strictly, with the same script as
+    `make book-instructor`."""
+    return _wait_for_build(start_background_build(), "the book build")
+
+
+@pytest.fixture(scope="session")
+def built_learner_book(built_book) -> Build:
+    """The learner's edition (`make book`), built after the instructor's, from its executions."""
+    return _wait_for_build(start_background_build() / "learner", "the learner's build")
+
+
+@pytest.fixture(scope="session")
+def learner_site(built_learner_book) -> Path:
+    """The learner's edition's HTML directory (_build/html)."""
+    if built_learner_book.returncode != 0 or not (LEARNER_HTML / "index.html").exists():
+        pytest.fail("the learner's strict build failed; see test_editions.py for its output", pytrace=False)
+    return LEARNER_HTML
 
 
 @pytest.fixture(scope="session")
@@ -93,10 +119,12 @@ def site(built_book) -> Path:
 
 @dataclass(frozen=True)
 class BuiltSite:
-    """A built book: its HTML and the clone it was built from (whose origin sets its links)."""
+    """A built book: its HTML, the clone it was built from (whose origin sets its links) and its
+    edition (attention_book.edition): this clone's is the instructor's, the published the learner's."""
 
     html: Path
     root: Path
+    edition: str = "instructor"
 
 
 @pytest.fixture(scope="session")
@@ -112,7 +140,7 @@ def published_site(site) -> BuiltSite:
     if (run / "rc").read_text().strip() != "0":
         log = ANSI.sub("", (run / "log").read_text(encoding="utf-8", errors="replace"))
         pytest.fail(f"the build as a fork on GitHub failed:\n{log[-4000:]}", pytrace=False)
-    return BuiltSite(run / "book" / "_build" / "html", run / "book")
+    return BuiltSite(run / "book" / "_build" / "html", run / "book", "learner")
 
 
 @pytest.fixture(params=["this clone", "a fork on GitHub"])

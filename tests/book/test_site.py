@@ -27,7 +27,7 @@ import yaml
 
 from attention_book.launch import site_address
 from attention_book.repository import find_repository
-from book_files import ROOT, html_page, toc_files
+from book_files import ROOT, edition_toc_files, html_page, instructor_pages, learner_toc_files, toc_files
 from serving import QuietServer
 
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
@@ -207,11 +207,13 @@ def test_a_pages_branch_given_to_make_reaches_the_build():
     assert seen == ["[]", "[site]"]
 
 
-def test_publish_command_makes_a_gh_pages_branch(site, tmp_path):
+def test_publish_command_makes_a_gh_pages_branch(learner_site, tmp_path):
     """The same command in a scratch repository whose `origin` is a bare repository next to
-    it (nothing leaves the machine): the pushed branch holds the site, in one commit."""
+    it (nothing leaves the machine): the pushed branch holds the site (the learner's
+    edition, which `make book` builds and `make publish` pushes), in one commit."""
     argv = publish_command()
-    argv[-1] = str(site)
+    assert argv[-1] == "_build/html"
+    argv[-1] = str(learner_site)
     env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@localhost",
            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@localhost"}
     work, origin = tmp_path / "work", tmp_path / "origin.git"
@@ -226,7 +228,8 @@ def test_publish_command_makes_a_gh_pages_branch(site, tmp_path):
     pushed = ["git", "--git-dir", str(origin)]
     files = set(run([*pushed, "ls-tree", "-r", "--name-only", "gh-pages"]).stdout.split())
     assert {".nojekyll", "index.html", "404.html", PREVIEW} | ({"sitemap.xml"} if BASEURL else set()) <= files
-    assert {html_page(p) for p in toc_files()} <= files
+    assert {html_page(p) for p in learner_toc_files()} <= files
+    assert not {f"{p}.html" for p in instructor_pages()} & files
     assert run([*pushed, "rev-list", "--count", "gh-pages"]).stdout.strip() == "1"
     assert run([*pushed, "log", "-1", "--format=%s", "gh-pages"]).stdout.startswith("Publish the book built from")
 
@@ -268,7 +271,7 @@ def test_sitemap_lists_every_page(every_site):
     paths = sitemap_paths(site, base)
     assert len(paths) == len(set(paths))
     assert set(paths) == set(built_pages(site)) - NOT_IN_SITEMAP
-    assert {html_page(p) for p in toc_files()} <= set(paths)
+    assert {html_page(p) for p in edition_toc_files(every_site.edition)} <= set(paths)
 
 
 def test_every_page_has_social_tags(every_site):
@@ -557,12 +560,15 @@ def test_every_downloaded_notebook_carries_its_outputs(site, published_site):
         return found
 
     here, published = outputs(site), outputs(published_site.html)
-    assert set(here) == set(published) and len(here) >= 8
+    only_instructors = {p.rsplit("/", 1)[-1] for p in instructor_pages()}
+    assert set(here) - only_instructors == set(published) and len(published) >= 8
+    assert not only_instructors & set(published)  # the published edition is the learner's
     chapters = [name for name in here if name not in ("intro", "revise", "teach-with-this-book")]
     assert len(chapters) == 7  # the numbered chapters, each with figures or printed results
     for name, cells in here.items():
         assert sum(1 for c in cells if c) >= 1 or name not in chapters, f"{name}: no code cell has an output"
-        assert [len(c) for c in published[name]] == [len(c) for c in cells], name
+        if name in published:
+            assert [len(c) for c in published[name]] == [len(c) for c in cells], name
         # glued values leave their cells, as when a page is executed in the build
         assert not any("scrapbook" in o.get("metadata", {}) for c in cells for o in c if "metadata" in o), name
 

@@ -17,7 +17,7 @@ def test_handout_pages_and_text(site, browser, tmp_path):
     sys.path.insert(0, str(ROOT / "scripts"))
     import make_pdf
 
-    out = make_pdf.print_pages(browser, ["book/intro.html", "book/scale-the-scores.html"], tmp_path / "h.pdf")
+    out = make_pdf.print_pages(browser, ["book/intro.html", "book/scale-the-scores.html"], tmp_path / "h.pdf", html=site)
     reader = PdfReader(out)
     assert len(reader.pages) >= 4  # two chapters, each longer than a page
     raw = " ".join(page.extract_text() for page in reader.pages)

@@ -29,7 +29,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from book_files import html_page, toc_files
+from book_files import html_page, instructor_pages, learner_toc_files
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "make_dist.py"
@@ -149,7 +149,9 @@ def _wheel_ids(names) -> set[tuple[str, str]]:
     return ids
 
 
-def test_the_archive_installs_and_runs_a_lab_offline(site):
+def test_the_archive_installs_and_runs_a_lab_offline(learner_site):
+    """The archive is for students: the learner's edition (make dist reads _build/html)."""
+    site = learner_site
     start_background_install()  # already running when the whole suite is collected
     proc, tmp = _RUN["proc"], _RUN["tmp"]
     try:
@@ -200,12 +202,14 @@ def _check_archive(site: Path, tmp: Path, waited: float) -> None:
     assert zipped_site - set(built) == set(), "the archive's site holds files the book does not"
     changed = [k for k, p in built.items() if (here / "site" / k).read_bytes() != p.read_bytes()]
     assert changed == []
-    toc_pages = {html_page(p) for p in toc_files()}
+    toc_pages = {html_page(p) for p in learner_toc_files()}
     assert toc_pages <= zipped_site, toc_pages - zipped_site
+    assert not {f"{p}.html" for p in instructor_pages()} & zipped_site
 
     # The labs and the chapters as notebooks, as committed.
+    only = {p.rsplit("/", 1)[-1] + ".ipynb" for p in instructor_pages()}  # not the instructor page's
     for folder, source in (("labs", ROOT / "notebooks"), ("labs/chapters", ROOT / "notebooks" / "chapters")):
-        want = {p.name: p.read_bytes() for p in source.glob("*.ipynb")}
+        want = {p.name: p.read_bytes() for p in source.glob("*.ipynb") if p.name not in only}
         got = {p.name: p.read_bytes() for p in (here / folder).glob("*.ipynb")}
         assert want and got == want, (folder, sorted(want), sorted(got))
 
@@ -216,7 +220,8 @@ def _check_archive(site: Path, tmp: Path, waited: float) -> None:
     assert files == ({"README.txt", "constraints.txt"} | {f"site/{k}" for k in built}
                      | {f"wheels/{w}" for w in wheels}
                      | {f"labs/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb")}
-                     | {f"labs/chapters/{p.name}" for p in (ROOT / "notebooks" / "chapters").glob("*.ipynb")})
+                     | {f"labs/chapters/{p.name}" for p in (ROOT / "notebooks" / "chapters").glob("*.ipynb")
+                        if p.name not in only})
 
     # README.txt: the commit, the commands for Linux/macOS and Windows, the book, other platforms.
     readme = (here / "README.txt").read_text()

@@ -19,7 +19,8 @@ builds another book, with no package of its own (tests/sites/tiny, tests/book/te
 - :mod:`attention_book.folds` – the ``deeper-start`` / ``deeper-end`` directives;
 - :mod:`attention_book.live` – the ``{live}`` role: a glued number the page keeps bound to an
   explorer's state;
-- :mod:`attention_book.handout` – the printed session handouts (``make handout``).
+- :mod:`attention_book.handout` – the printed session handouts (``make handout``);
+- :mod:`attention_book.edition` – the learner's and the instructor's editions of one source.
 
 :func:`setup` wires every event handler from one table, :data:`HOOKS`.
 """
@@ -51,6 +52,10 @@ CONFIG = (
     # Whether the chapters (book/*.md) are written again as notebooks, with an install cell
     # for this repository's package (attention_book.chapter_notebooks).
     ("book_chapter_notebooks", False, [bool]),
+    # The two editions (attention_book.edition): documents only the instructor's edition has,
+    # and the exercises whose solutions the learner's edition keeps back.
+    ("book_instructor_pages", [], [list, tuple]),
+    ("book_withheld_solutions", [], [list, tuple]),
 )
 
 #: Every handler the book connects: (event, handler, priority) rows, in the order they run.
@@ -68,6 +73,9 @@ HOOKS = (
     ("config-inited", "chapter_notebooks._pages_branch", 500),
     # Reads html_baseurl, which launch._configure (200) has set.
     ("config-inited", "sphinx_ext._configure_publishing", 500),
+    # After sphinx-external-toc (900) has read _toc.yml into the site map: the learner's
+    # edition takes the instructor pages out of it before anything is read.
+    ("config-inited", "edition._configure", 950),
     # builder-inited
     # Any time: removes a sitemap an earlier build left with another address.
     ("builder-inited", "launch._drop_stale_sitemap", 500),
@@ -94,6 +102,12 @@ HOOKS = (
     ("doctree-resolved", "chapter_notebooks._generate", 900),
     # After sphinx-thebe has added its config block (default 500).
     ("doctree-resolved", "sphinx_ext._drop_thebe_config", 900),
+    # After the chapter's notebook is written (900), which keeps every solution: the
+    # learner's page holds back the ones the lesson plan asks in class.
+    ("doctree-resolved", "edition._withhold_solutions", 950),
+    # env-check-consistency
+    # Any time: a withheld label that names no solution is a warning (a strict build fails).
+    ("env-check-consistency", "edition._check_withheld", 500),
     # html-page-context
     # Before the theme's download menu reads ipynb_source (sphinx-book-theme, 501).
     ("html-page-context", "launch._notebook_download_without_launch_menu", 500),
@@ -116,6 +130,8 @@ HOOKS = (
     ("build-finished", "chapter_notebooks._write_launch_copies", 500),
     # Default: the explorers' no-script pictures out of the pages into files.
     ("build-finished", "sphinx_ext._externalize_pictures", 500),
+    # After the Colab copies (500): the learner's edition drops what an instructor's build left.
+    ("build-finished", "edition._drop_stale_pages", 550),
     # After the pages written at 400 and the pictures (500): maths typeset, pages made light.
     ("build-finished", "sphinx_ext._finish_pages", 800),
 )
