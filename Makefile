@@ -27,7 +27,7 @@ help:
 	@echo "make screenshots  every page at 1280 and 390 px, light and dark, in _build/screenshots/"
 	@echo "make test-oldest  the package's tests with its oldest supported versions (.venv-oldest)"
 	@echo "make bench  key → paint in JupyterLab and on the static page, build time, page weight, Lighthouse"
-	@echo "make bench-class  kernels, memory and slider latency for a class of 5-40 on this machine"
+	@echo "make bench-class  kernels, memory and slider latency for a class of 5-40; writes deploy/z2jh/values.yaml"
 	@echo "make publish  build, then push $(HTML) to the $(PAGES_BRANCH) branch of $(REMOTE) (ghp-import)"
 	@echo "make pdf    print the book (or PAGES=\"book/intro.html ...\") to _build/handout.pdf"
 	@echo "make handout  build, then print the session handouts (student and instructor) to _build/handout/"
@@ -126,10 +126,12 @@ bench: venv
 	$(PY) benchmarks/bench.py --lighthouse
 
 # A class on one server: 5-40 students' kernels dragging the explorer's slider at once;
-# prints a table and writes benchmarks/results/class.json (the instructor page reads it).
+# prints a table and writes benchmarks/results/class.json (the instructor page reads it),
+# then deploy/z2jh/values.yaml from it (Zero to JupyterHub's resource settings).
 .PHONY: bench-class
 bench-class: venv
 	$(PY) benchmarks/bench_class.py
+	$(PY) scripts/make_z2jh_values.py
 
 # Publishing without GitHub Actions: the built site becomes the only commit of the
 # $(PAGES_BRANCH) branch (-o: no history, so old frames do not pile up; -f: force-push it),
