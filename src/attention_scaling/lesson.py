@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Mapping, NamedTuple
 
-__all__ = ["Stop", "STOPS", "EXPLORERS", "CAPTION_MAX", "stops", "check_stops", "Block", "Plan", "SESSION",
+__all__ = ["Stop", "STOPS", "EXPLORERS", "CAPTION_MAX", "stops", "check_stops", "PACE", "Cut", "Block", "Plan", "SESSION",
            "WORKSHOP", "Prediction", "PREDICTIONS", "EXIT_QUESTIONS"]
 
 #: Longest caption, in characters (it is read from a projector, one line at a time).
@@ -146,20 +146,54 @@ def check_stops(explorer: str, grid: Mapping[str, tuple], given: tuple[Stop, ...
 # --- the sessions: blocks and their minutes ---------------------------------------------------
 
 
+#: The pace the plan is timed by, in minutes: what each kind of thing a block holds takes in
+#: class. ``stop``: one stop of an explorer in present mode (say what changed, point at it);
+#: ``prediction``: the class writes a prediction, then sees the answer; ``proof line``: one line
+#: of a proof on screen, read and justified; ``board line``: one line written on the board;
+#: ``show``: a figure, table or result shown and named; ``discussion``: a question for pairs,
+#: then two answers heard; ``quiz question``: one multiple-choice question, answered and
+#: revealed; ``ticket question``: one exit-ticket question, written. These are the plan's
+#: assumptions, set here once; no classroom has timed them (the instructor page says so).
+PACE = {"stop": 0.75, "prediction": 2.0, "proof line": 0.5, "board line": 1.5, "show": 1.0,
+        "discussion": 2.0, "quiz question": 1.0, "ticket question": 1.0}
+
+
+class Cut(NamedTuple):
+    """A cut cue: if the class is past minute ``at`` of the session, ``skip`` (in words, as the
+    instructor page and the run sheet print it) and ``saves`` minutes come back."""
+
+    at: int
+    skip: str
+    saves: float
+
+    @property
+    def text(self) -> str:
+        return f"If you are past minute {self.at}, {self.skip}."
+
+
 @dataclass(frozen=True)
 class Block:
     """One block of a plan: from minute ``start`` to minute ``end``, with a ``slug`` (the
-    handout's section id, and the name the page glues its times under) and a ``title``."""
+    handout's section id, and the name the page glues its times under) and a ``title``;
+    optionally what it holds (``work``: (what, kind of :data:`PACE`, how many) rows, which the
+    block's minutes must cover at that pace) and a :class:`Cut` cue."""
 
     start: int
     end: int
     slug: str
     title: str
+    work: tuple[tuple[str, str, int], ...] = ()
+    cut: Cut | None = None
 
     @property
     def times(self) -> str:
         """``"0–5 min"``, as the plan's tables and the handout's headings write it."""
         return f"{self.start}–{self.end} min"
+
+    @property
+    def needs(self) -> float:
+        """The minutes its ``work`` takes at :data:`PACE`."""
+        return sum(PACE[kind] * n for _what, kind, n in self.work)
 
 
 @dataclass(frozen=True)
@@ -176,6 +210,16 @@ class Plan:
             raise ValueError(f"the blocks of {self.title!r} must follow each other from 0 to {self.minutes} min")
         if any(b.end <= b.start for b in self.blocks) or len({b.slug for b in self.blocks}) != len(self.blocks):
             raise ValueError(f"every block of {self.title!r} needs a positive length and a slug of its own")
+        for b in self.blocks:
+            unknown = [kind for _w, kind, _n in b.work if kind not in PACE]
+            if unknown:
+                raise ValueError(f"block {b.slug!r}: work kinds must be among {sorted(PACE)}, got {unknown}")
+            if b.needs > b.end - b.start:
+                raise ValueError(f"block {b.slug!r} holds {b.needs:g} min of work at the plan's pace "
+                                 f"but has {b.end - b.start} min")
+            if b.cut is not None and not (b.start < b.cut.at < b.end and 0 < b.cut.saves <= b.needs):
+                raise ValueError(f"block {b.slug!r}: its cut cue must fall inside it ({b.times}) and save "
+                                 f"part of its work, got {b.cut}")
 
     def block(self, slug: str) -> Block:
         for b in self.blocks:
@@ -185,20 +229,45 @@ class Plan:
                          f"got {slug!r}")
 
     def heading(self, slug: str) -> str:
-        """The block's heading in a handout: ``"1. The hook (0–5 min)"``."""
+        """The block's heading in a handout: ``"1. The hook (0–4 min)"``."""
         b = self.block(slug)
         return f"{self.blocks.index(b) + 1}. {b.title} ({b.times})"
 
+    @property
+    def slack(self) -> float:
+        """Minutes the plan leaves over its work at :data:`PACE`."""
+        return self.minutes - sum(b.needs for b in self.blocks)
+
+
+#: Counts the plan's blocks hold, each checked against what it counts (tests/package/test_lesson.py):
+#: the proof's lines (derivations.seed_proof), the scale explorer's stops (STOPS["scale"]), the main
+#: explorer's (STOPS["attention"]) and the worksheet rows they cover (PREDICTIONS, less the optional
+#: one), the chapter's quiz, the exit ticket's written questions (EXIT_QUESTIONS, less the optional).
+PROOF_LINES, SCALE_STOPS, ATTENTION_STOPS, WORKSHEET_ROWS, QUIZ_QUESTIONS, TICKET_QUESTIONS = 13, 6, 5, 4, 3, 3
 
 #: The 50-minute session (the instructor page's "Plan a 50-minute session").
 SESSION = Plan("Why attention divides by √dₖ", 50, (
-    Block(0, 5, "hook", "The hook"),
-    Block(5, 15, "derive", "Derive the gradient"),
-    Block(15, 20, "curve", "Read the curve"),
-    Block(20, 30, "why", "Why √dₖ"),
-    Block(30, 42, "predict", "Predict, then move the slider"),
-    Block(42, 48, "discuss", "Discuss and check yourself"),
-    Block(48, 50, "exit-ticket", "Exit ticket"),
+    Block(0, 4, "hook", "The hook",
+          (("the saturated row, and the class's guesses", "prediction", 1), ("the answer, P₁(1 − P₁)", "show", 1))),
+    Block(4, 13, "derive", "Derive the gradient",
+          (("the proof, line by line", "proof line", PROOF_LINES), ("the table of SymPy's checks", "show", 1)),
+          Cut(11, "skip the table of checks: say that the build checked every line", 1)),
+    Block(13, 21, "curve", "Read the curve",
+          (("Figure 1.1", "show", 1), ("the scale explorer: predict first", "prediction", 1),
+           ("its stops", "stop", SCALE_STOPS)),
+          Cut(18, "skip the scale explorer's stops at s = 7 and s = 0.05 (the fade, and the flat softmax)", 1.5)),
+    Block(21, 28, "why", "Why √dₖ",
+          (("Var(q·k) = dₖσ²σ², on the board", "board line", 2), ("the sympy.stats table", "show", 1),
+           ("the simulation", "show", 1)),
+          Cut(26, "skip the simulation: the table shows the same law", 1)),
+    Block(28, 40, "predict", "Predict, then move the slider",
+          (("the worksheet's rows", "prediction", WORKSHEET_ROWS), ("the main explorer's stops", "stop", ATTENTION_STOPS)),
+          Cut(36, "skip step 3 (dₖ = 1024) and its prediction: the “why” block showed the spread grow", 2.75)),
+    Block(40, 47, "discuss", "Discuss and check yourself",
+          (("two of the four discussion questions", "discussion", 2), ("the chapter's quiz", "quiz question", QUIZ_QUESTIONS)),
+          Cut(44, "skip the quiz: students take it after class (the chapter keeps their answers and "
+                  "their answer code)", 3)),
+    Block(47, 50, "exit-ticket", "Exit ticket", (("its questions", "ticket question", TICKET_QUESTIONS),)),
 ))
 
 #: The 2-hour workshop: the session, a break, then three labs (their slugs are the labs' names).

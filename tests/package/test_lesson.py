@@ -15,8 +15,8 @@ def test_the_sessions_fill_their_minutes_in_order():
         assert all(a.end == b.start for a, b in zip(plan.blocks, plan.blocks[1:]))
     assert [b.slug for b in lesson.SESSION.blocks] == ["hook", "derive", "curve", "why", "predict", "discuss",
                                                         "exit-ticket"]
-    assert lesson.SESSION.heading("hook") == "1. The hook (0–5 min)"
-    assert lesson.SESSION.heading("exit-ticket") == "7. Exit ticket (48–50 min)"
+    assert lesson.SESSION.heading("hook") == "1. The hook (0–4 min)"
+    assert lesson.SESSION.heading("exit-ticket") == "7. Exit ticket (47–50 min)"
     assert lesson.WORKSHOP.block("lab-turn-on-qk-norm").times == "105–120 min"
 
 
@@ -60,3 +60,46 @@ def test_a_row_must_name_existing_stops():
         lesson.check_predictions([Prediction("dₖ = 1", "?", (("attention", 9),))])
     with pytest.raises(ValueError, match="naming the stops"):
         lesson.check_predictions([Prediction("dₖ = 1", "?")])
+
+
+def test_each_block_covers_its_work_at_the_plans_pace_and_has_slack():
+    """The pace model: every block of the session holds what it lists at PACE, with time over;
+    the session as a whole leaves at least 4 minutes, and every block that can run late has a cut."""
+    for b in lesson.SESSION.blocks:
+        assert b.work and b.needs <= b.end - b.start, b
+    assert lesson.SESSION.slack >= 4
+    cut = [b.slug for b in lesson.SESSION.blocks if b.cut]
+    assert cut == ["derive", "curve", "why", "predict", "discuss"]
+    for b in lesson.SESSION.blocks:
+        if b.cut:
+            assert b.cut.text.startswith(f"If you are past minute {b.cut.at}, ") and b.start < b.cut.at < b.end
+
+
+def test_the_counts_the_plan_times_are_the_contents():
+    from attention_scaling.derivations import seed_proof
+
+    assert lesson.PROOF_LINES == len(seed_proof().lines)
+    assert lesson.SCALE_STOPS == len(lesson.stops("scale"))
+    assert lesson.ATTENTION_STOPS == len(lesson.stops("attention"))
+    assert lesson.WORKSHEET_ROWS == len([p for p in lesson.PREDICTIONS if not p.settings.startswith("Optional")])
+    assert lesson.TICKET_QUESTIONS == len([q for q in lesson.EXIT_QUESTIONS if "(optional)" not in q])
+    # the quiz at the end of scale-the-scores (its Q(...) questions, in the chapter's source)
+    import re
+    from pathlib import Path
+
+    source = (Path(__file__).resolve().parents[2] / "book" / "scale-the-scores.md").read_text(encoding="utf-8")
+    assert lesson.QUIZ_QUESTIONS == len(re.findall(r"\bQ\(", source))
+    # the cut cues name stops the explorers have
+    assert "s = 7" in lesson.SESSION.block("curve").cut.skip and 7.0 in [s.settings["scale"] for s in lesson.stops("scale")]
+    assert "dₖ = 1024" in lesson.SESSION.block("predict").cut.skip
+
+
+@pytest.mark.parametrize("block, why", [
+    (Block(0, 2, "a", "A", (("x", "prediction", 2),)), "holds 4 min of work"),
+    (Block(0, 5, "a", "A", (("x", "nap", 1),)), "work kinds must be among"),
+    (Block(0, 5, "a", "A", (("x", "show", 2),), lesson.Cut(7, "skip", 1)), "must fall inside it"),
+    (Block(0, 5, "a", "A", (("x", "show", 2),), lesson.Cut(3, "skip", 3)), "save part of its work"),
+])
+def test_a_block_with_too_much_work_or_a_bad_cut_is_refused(block, why):
+    with pytest.raises(ValueError, match=why):
+        Plan("t", block.end, (block,))

@@ -504,7 +504,7 @@ def _plan_part(site: Path, session: str, key: list) -> str:
     """For the instructor: the plan, the slider settings, misconceptions and discussion questions."""
     plan = _children(site, T, "plan-a-50-minute-session", True, key, "plan")
     body = (f"<h2>Plan a 50-minute session</h2>{plan}"
-            + _sections(site, T, ["slider-settings-in-order", "misconceptions-to-expect",
+            + _sections(site, T, ["pace-and-cut-cues", "slider-settings-in-order", "misconceptions-to-expect",
                                   "discussion-questions"], True, key, "plan"))
     if session == "workshop-2h":
         body += _sections(site, T, ["run-a-2-hour-workshop"], True, key, "plan")
