@@ -13,7 +13,7 @@ HTML_INSTRUCTOR := _build/html-instructor
 PAGES_BRANCH ?= $(shell $(PY) -m attention_book.launch --pages-branch 2>/dev/null)
 REMOTE ?= origin
 
-.PHONY: help venv venv-test lock book book-instructor chapter-notebooks serve lint check test test-oldest bench pdf handout publish dist clean
+.PHONY: help venv venv-test lock book book-instructor chapter-notebooks autograder grade serve lint check test test-oldest bench pdf handout publish dist clean
 
 help:
 	@echo "make book   build the learner's edition strictly into $(HTML) (creates $(VENV) on first use)"
@@ -31,6 +31,8 @@ help:
 	@echo "make publish  build, then push $(HTML) to the $(PAGES_BRANCH) branch of $(REMOTE) (ghp-import)"
 	@echo "make pdf    print the book (or PAGES=\"book/intro.html ...\") to _build/handout.pdf"
 	@echo "make handout  build, then print the session handouts (student and instructor) to _build/handout/"
+	@echo "make autograder  the graded lab (otter-grader): student notebook and autograder zip in _build/autograder/"
+	@echo "make grade SUBMISSIONS=\"a.ipynb b.ipynb\"  grade students' notebooks with it; _build/autograder/grades.csv"
 	@echo "make dist   build, then zip the site, the labs and their wheels for use with no network (_build/dist/)"
 	@echo "make clean  remove _build (keeps $(VENV))"
 
@@ -141,6 +143,16 @@ publish: book
 	$(VENV)/bin/ghp-import -n -o -f -p -r $(REMOTE) -b $(PAGES_BRANCH) \
 	  -m "Publish the book built from $$(git rev-parse --short HEAD)" $(HTML)
 	@echo "Pushed $(HTML) to $(REMOTE)/$(PAGES_BRANCH)."
+
+# The graded lab: "Break the softmax" as an otter-grader assignment (scripts/make_autograder.py):
+# the student notebook with grader.check cells and the autograder zip, in _build/autograder/;
+# otter-grader is installed into .venv-otter (requirements-otter.txt), never into .venv.
+autograder:
+	scripts/make-autograder assign
+
+grade:
+	@test -n "$(SUBMISSIONS)" || { echo 'make grade SUBMISSIONS="a.ipynb b.ipynb": the students'"'"' notebooks'; exit 2; }
+	scripts/make-autograder grade $(SUBMISSIONS)
 
 # The book for students with no network: the site, the labs and the wheels they need, in one
 # zip in _build/dist/ (scripts/make_dist.py; its README.txt says how to install offline).

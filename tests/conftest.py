@@ -231,7 +231,7 @@ _BACKGROUND_FILES = ("test_oldest.py", "test_dist.py")
 # The longest files, longest first (worker-seconds in a full `make test`, 2026-12-05: 354, 259,
 # 85, 77, 76, 70, 65): each stage starts with them, so that no long file is left to run alone
 # at the end (test_reader_view was, for 200 s, with the other core half idle). Only an order.
-_LONG_FILES = ("test_jupyterlab.py", "test_reader_view.py", "test_browser.py", "test_handout.py",
+_LONG_FILES = ("test_jupyterlab.py", "test_reader_view.py", "test_browser.py", "test_handout.py", "test_autograder.py",
                "test_accuracy.py", "test_hub.py", "test_pagespeed.py")
 
 
