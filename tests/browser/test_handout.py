@@ -153,7 +153,9 @@ def test_bookmarks_match_the_contents_page_and_the_page_numbers(handouts, key):
                 for li in _document(pdf).select("nav.ho-contents li")]
     marks = [(_words(title), str(page)) for level, title, page in handout.outline(pdf) if level <= 2]
     assert len(contents) >= 9 and contents == marks
-    assert all(title in pages[0] for title, _page in contents)  # the contents fit on page 1
+    # the contents fit on one page: the first, or, after the instructor's run sheet, the second
+    on = pages[1] if key[1] == "instructor" else pages[0]
+    assert all(title in on for title, _page in contents)
 
 
 @pytest.mark.parametrize("key", ALL, ids="-".join)
@@ -316,6 +318,8 @@ def test_no_half_blank_page_and_no_stranded_heading(handouts, key):
         # so may a page whose next one starts with a box kept whole: the proof (its derivation on the page
         # of its words) or a strip's frame (its settings, figure and readout together)
         last_of_section = number + 1 in starts or number == len(ink)
+        # the instructor's run sheet is page 1, alone by design (the contents follow on page 2)
+        last_of_section = last_of_section or (key[1] == "instructor" and number == 1)
         if not (last_of_section or _starts_with_a_whole_box(texts[number] if number < len(ink) else "")):
             assert blank[number] <= MOST_BLANK, f"{key}: page {number} is {blank[number]:.0%} blank (all: {blank})"
 
@@ -491,3 +495,20 @@ def test_answer_key_quotes_the_digits_of_the_strips_tables():
         assert f"{word} {draw}" in answers and f"(mean {read.mean})" in answers
     with pytest.raises(ValueError, match="no row"):
         _readout("attention", 2, "Unscaled", "smallest weight")
+
+
+@pytest.mark.parametrize("session", handout.SESSIONS)
+def test_the_instructor_version_starts_with_a_one_page_run_sheet(handouts, session):
+    """Page 1: the run sheet, from the lesson plan's data: every block's minutes and title, what
+    it holds, and each cut cue with its minute; the contents start page 2."""
+    pages = _pages_text(handouts[session, "instructor"])
+    first = " ".join(pages[0].split())
+    assert "Run sheet" in first and "Contents" not in first and pages[1].lstrip().startswith("Contents")
+    for b in handout.lesson.SESSION.blocks:
+        assert b.times in first and b.title.split()[0] in first, b
+        if b.cut:
+            assert f"If you are past minute {b.cut.at}" in first, b.cut
+    if session == "workshop-2h":
+        assert all(b.times in first for b in handout.lesson.WORKSHOP.blocks[1:])
+    student = " ".join(_pages_text(handouts[session, "student"])[0].split())
+    assert "Run sheet" not in student and "If you are past minute" not in student

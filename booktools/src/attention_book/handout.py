@@ -549,6 +549,32 @@ def _lab_part(site: Path, n: int, lab: str, title: str, instructor: bool, key: l
     return _section_html(f"{n}. {title}", lab, intro + tasks, "ho-lab")
 
 
+def _run_sheet(session: str) -> str:
+    """The instructor's first page: the session's blocks with their minutes, what each holds
+    (the explorers' stops: what Present steps through) and its cut cue, from the lesson plan's
+    data (attention_scaling.lesson), as the instructor page's "Pace and cut cues" table."""
+    def minutes(m):
+        return f"{m:g} min" if m >= 1 else f"{m * 60:.0f} s"
+
+    rows = []
+    for b in lesson.SESSION.blocks:
+        held = "; ".join(f"{what} ({n} × {minutes(lesson.PACE[kind])})" if n > 1 else what
+                         for what, kind, n in b.work)
+        cut = html.escape(b.cut.text) + f" <i>(saves {b.cut.saves:g} min)</i>" if b.cut else "–"
+        rows.append(f"<tr><td>{b.times}</td><td><b>{html.escape(b.title)}</b></td>"
+                    f"<td>{html.escape(held)}</td><td>{cut}</td></tr>")
+    if session == "workshop-2h":
+        rows += [f"<tr><td>{b.times}</td><td><b>{html.escape(b.title)}</b></td><td></td><td>–</td></tr>"
+                 for b in lesson.WORKSHOP.blocks[1:]]
+    body = (f"<p>{lesson.SESSION.minutes} minutes, {lesson.SESSION.slack:g} of them spare at the plan's pace; "
+            "check the clock at each cue. On the projector: the explorer's <b>Present</b> button steps "
+            "through its stops (→ or a clicker), in the order below.</p>"
+            "<table class=\"ho-run\"><thead><tr><th>Time</th><th>Block</th><th>What it holds</th>"
+            "<th>If you run late</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
+    # on the cover, before the contents: not a heading (the contents and bookmarks list the parts)
+    return f'<div class="ho-run-sheet"><p class="ho-run-title">Run sheet</p>{body}</div>'
+
+
 def _parts(site: Path, session: str, instructor: bool) -> list[str]:
     key: list = []
     parts = [_plan_part(site, session, key)] if instructor else []
@@ -800,6 +826,10 @@ table.ho-worksheet col.q { width: 27%; }
 .ho-answer { border-left: 3px solid #555; padding: 0.1em 0.6em; margin: 0.5em 0; }
 .ho-answer-title { font-weight: 700; }
 .ho-key { break-before: page; }
+.ho-run-sheet { break-after: page; page-break-after: always; }
+.ho-run-title { font-size: 14pt; font-weight: 700; margin: 0.6em 0 0.3em; }
+table.ho-run { font-size: 9.5pt; width: 100%; } table.ho-run td { vertical-align: top; }
+table.ho-run td:first-child { white-space: nowrap; }
 .ho-key h2 { border-top: 1px solid #999; padding-top: 0.3em; }
 .cell_output, .output { max-width: 100%; }
 div.math, mjx-container[display="true"] { max-width: 100%; overflow: hidden; }
@@ -833,7 +863,7 @@ def handout_html(site, session: str, version: str, pages: list | None = None) ->
     who = "Instructor's handout, with the plan and the answer key" if instructor else "Student handout"
     cover = (f'<header class="ho-cover"><p class="ho-title">{html.escape(TITLE)}</p>'
              f'<p class="ho-subtitle">{SESSION_NAMES[session]}: {who}</p>'
-             + ("" if instructor else '<div class="ho-meta"><span>Name:</span><span>Date:</span></div>')
+             + (_run_sheet(session) if instructor else '<div class="ho-meta"><span>Name:</span><span>Date:</span></div>')
              + _contents(body, pages) + "</header>")
     mathjax = _mathjax_head(site)
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
