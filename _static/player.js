@@ -207,9 +207,51 @@
         return !el.disabled && el.offsetParent !== null && !(el.type === "radio" && !el.checked);
       });
     }
+    // Escape leaves on its second press (a clicker's stray Escape, or the one that ends full
+    // screen, does not drop the class out of the lesson); b or . blanks the screen (a clicker's
+    // "black screen" key) until any key; F toggles full screen; Home and End, the first and last stop.
+    var armed = null, blanked = false, ownExit = false;
+    function arm() {
+      clearTimeout(armed);
+      caption.textContent = "Press Escape again to leave; any other key stays.";
+      armed = setTimeout(function () { armed = null; if (active) { describe(); } }, 4000);
+    }
+    function disarm() {
+      if (armed !== null) { clearTimeout(armed); armed = null; describe(); }
+    }
+    function blank(on) {
+      blanked = on;
+      root.classList.toggle("asb-blanked", on);
+    }
+    function toggleFullscreen() {
+      if (document.fullscreenElement) {
+        ownExit = true;
+        if (document.exitFullscreen) { document.exitFullscreen().catch(function () { ownExit = false; }); }
+      } else if (root.requestFullscreen) {
+        try {
+          var p = root.requestFullscreen();
+          fullscreen = true;
+          if (p && p.catch) { p.catch(function () { fullscreen = false; }); }
+        } catch (err) { fullscreen = false; }
+      }
+    }
     function onKey(e) {
       if (!active) { return; }
-      if (e.key === "Escape" || e.key === "Esc") { e.preventDefault(); leave(); return; }
+      if (e.altKey || e.ctrlKey || e.metaKey) { return; }
+      if (blanked) {  // any key brings the screen back, and does nothing else
+        e.preventDefault(); e.stopPropagation(); blank(false); return;
+      }
+      if (e.key === "Escape" || e.key === "Esc") {
+        e.preventDefault();
+        if (armed !== null) { leave(); } else { arm(); }
+        return;
+      }
+      disarm();
+      if (e.key === "b" || e.key === "B" || e.key === ".") { e.preventDefault(); e.stopPropagation(); blank(true); return; }
+      if (e.key === "f" || e.key === "F") { e.preventDefault(); e.stopPropagation(); toggleFullscreen(); return; }
+      if (e.key === "Home" || e.key === "End") {
+        e.preventDefault(); e.stopPropagation(); go(e.key === "Home" ? 0 : stops.length - 1); return;
+      }
       if (e.key === "Tab") {  // Tab stays inside the dialog
         var list = focusables();
         if (!list.length) { e.preventDefault(); return; }
@@ -218,13 +260,16 @@
         else if (!e.shiftKey && (i === -1 || i === list.length - 1)) { e.preventDefault(); list[0].focus(); }
         return;
       }
-      if (e.altKey || e.ctrlKey || e.metaKey || !(e.key in NEXT)) { return; }
+      if (!(e.key in NEXT)) { return; }
       e.preventDefault();
       e.stopPropagation();
       step(NEXT[e.key]);
     }
-    function onFullscreen() {  // the browser's own Escape leaves full screen: leave with it
-      if (active && fullscreen && !document.fullscreenElement) { fullscreen = false; leave(); }
+    function onFullscreen() {  // the browser's own Escape ended full screen: that was the first press
+      if (active && !document.fullscreenElement) {
+        fullscreen = false;
+        if (ownExit) { ownExit = false; } else { arm(); }
+      }
     }
     function enter(byClick) {
       if (active || !stops) { return; }
@@ -258,6 +303,9 @@
     function leave() {
       if (!active) { return; }
       active = false;
+      clearTimeout(armed);
+      armed = null;
+      blank(false);
       document.removeEventListener("keydown", onKey, true);
       document.removeEventListener("fullscreenchange", onFullscreen);
       window.removeEventListener("resize", layout);

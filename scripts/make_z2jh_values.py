@@ -61,7 +61,8 @@ def values_yaml(bench: dict) -> str:
 # using this book: when one server is not enough (the instructor page, "Size a server for a
 # class"). Written by scripts/make_z2jh_values.py from `make bench-class` (benchmarks/results/
 # class.json, {m['date']}, {m['cores']} cores of {m['cpu']}): run that again rather than editing
-# the numbers. Install, with the two placeholders below filled in:
+# the numbers. Install from the repository's root once REGISTRY and COMMIT below are filled in
+# (after building and pushing the image) and a login method is set (the end of this file):
 #   helm upgrade --install classhub jupyterhub --repo https://hub.jupyter.org/helm-chart/ \\
 #     --version {CHART_VERSION} --namespace classhub --create-namespace --values deploy/z2jh/values.yaml
 
@@ -69,7 +70,7 @@ singleuser:
   # The students' image: this repository's requirements.txt (the book's package, JupyterLab,
   # nbgitpuller), built by repo2docker at the commit you teach from and pushed to a registry
   # the cluster can pull from:
-  #   repo2docker --no-run --user-name jovyan --user-id 1000 \\
+  #   repo2docker --no-run --user-name jovyan --user-id 1000 --ref COMMIT \\
   #     --image-name REGISTRY/attention-scaling:COMMIT https://github.com/OWNER/REPO
   #   docker push REGISTRY/attention-scaling:COMMIT
   image:
@@ -85,12 +86,12 @@ singleuser:
     limit: {r['memory_limit_mb']}M
   # Measured: dragging a slider costs the kernel {r['drag_cores']:.3f} cores (the explorers draw in
   # the browser), running {r['heaviest_lab']} top to bottom once a minute
-  # {r['lab_cores']:.3f}. Guarantee: the larger, rounded up to 0.05; limit: one core.
+  # {r['lab_cores']:.3f}. Guarantee: the larger, rounded up to a multiple of 0.05; limit: one core.
   cpu:
     guarantee: {r['cpu_guarantee']:.2f}
     limit: {r['cpu_limit']}
 
-# Stop the servers of students who left: idle for 30 minutes (a lab is 15 to 25), checked every
+# Stop the servers of students who left: idle for 30 minutes (a lab is about 20), checked every
 # 5 minutes. Their files stay on their volumes.
 cull:
   enabled: true
@@ -103,8 +104,10 @@ prePuller:
   continuous:
     enabled: true
 
-# Who may log in is yours to set (hub.config: an authenticator for your university's accounts,
-# https://z2jh.jupyter.org/en/stable/administrator/authentication.html).
+# Who may log in is yours to set, under hub.config: an authenticator for your university's
+# accounts (https://z2jh.jupyter.org/en/stable/administrator/authentication.html). Until you do,
+# the chart's default lets anyone in with any password: for trying the hub out, never for a class.
+# (JupyterHub reads the M above as MiB.)
 """
 
 

@@ -255,7 +255,7 @@ SESSION = Plan("Why attention divides by √dₖ", 50, (
     Block(13, 21, "curve", "Read the curve",
           (("Figure 1.1", "show", 1), ("the scale explorer: predict first", "prediction", 1),
            ("its stops", "stop", SCALE_STOPS)),
-          Cut(18, "skip the scale explorer's stops at s = 7 and s = 0.05 (the fade, and the flat softmax)", 1.5)),
+          Cut(18, "skip the scale explorer's stop at s = 7: from its peak go straight to s = 20", 0.75)),
     Block(21, 28, "why", "Why √dₖ",
           (("Var(q·k) = dₖσ²σ², on the board", "board line", 2), ("the sympy.stats table", "show", 1),
            ("the simulation", "show", 1)),

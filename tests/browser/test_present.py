@@ -204,6 +204,9 @@ def test_present_button_fills_the_screen_and_steps_through_the_stops(browser, se
         assert state(page)["focusInside"]
     page.keyboard.press("Shift+Tab")
     assert state(page)["focusInside"]
+    page.keyboard.press("Escape")  # a stray Escape does not end the lesson: the second one does
+    assert state(page)["presenting"]
+    assert page.locator(".asb-presenting .asb-stop").inner_text().startswith("Press Escape again to leave")
     page.keyboard.press("Escape")
     page.wait_for_function("() => !document.querySelector('.asb-presenting')", timeout=5000)
     back = page.evaluate("""() => ({focus: document.activeElement.className, y: window.scrollY,
@@ -322,3 +325,50 @@ def test_a_caption_about_one_draw_says_so():
             if re.search(r"\b(peaks?|pile|saturate)\b", stop.caption) and name != "normalization":
                 assert "in this draw" in stop.caption.lower() or stop.caption.startswith("Both have faded"), \
                     (name, stop.caption)
+
+
+def test_present_keys_jump_blank_the_screen_and_toggle_full_screen(browser, site):
+    """From disk, at 1280 x 720: Home and End go to the first and last stop; B or . (a clicker's
+    black-screen key) blanks the screen, and the next key only brings it back; F leaves and
+    re-enters full screen without leaving Present; one Escape arms, and after four seconds
+    disarms; two leave."""
+    name = "normalization"
+    n = len(lesson.stops(name))
+    context, page, errors = open_page(browser, (site / PAGES[name]).as_uri(), (1280, 720))
+    page.locator(".asb-player .asb-present-open").first.click()
+    wait_for_stop(page, 0)
+    page.keyboard.press("End")
+    assert_at_stop(wait_for_stop(page, n - 1), n - 1, name)
+    page.keyboard.press("Home")
+    assert_at_stop(wait_for_stop(page, 0), 0, name)
+    root = page.locator(".asb-presenting")
+    look = """root => ({blanked: root.classList.contains('asb-blanked'), bg: getComputedStyle(root).backgroundColor,
+                       shown: [...root.children].filter(e => getComputedStyle(e).visibility !== 'hidden').length})"""
+    for key in ("b", "."):
+        page.keyboard.press(key)
+        blank = root.evaluate(look)
+        assert blank == {"blanked": True, "bg": "rgb(0, 0, 0)", "shown": 0}, (key, blank)
+        page.screenshot(path=str(SCREENSHOTS / "present-blank.png"))
+        page.keyboard.press("ArrowRight")  # brings the screen back, and does not step
+        back = root.evaluate(look)
+        assert not back["blanked"] and back["shown"] > 0 and back["bg"] != "rgb(0, 0, 0)"
+        assert_at_stop(wait_for_stop(page, 0), 0, name)
+    full = "() => document.fullscreenElement === document.querySelector('.asb-presenting')"
+    page.wait_for_function(full, timeout=5000)  # the Present button asked for full screen
+    page.keyboard.press("f")
+    page.wait_for_function("() => !document.fullscreenElement", timeout=5000)
+    assert state(page)["presenting"]
+    assert page.locator(".asb-presenting .asb-stop").inner_text().startswith("Stop 1 of")  # not armed
+    page.keyboard.press("F")
+    page.wait_for_function(full, timeout=5000)
+    page.keyboard.press("Escape")
+    caption = page.locator(".asb-presenting .asb-stop")
+    assert caption.inner_text().startswith("Press Escape again")
+    page.wait_for_function("() => document.querySelector('.asb-presenting .asb-stop').textContent.startsWith('Stop 1')",
+                           timeout=6000)  # disarmed after four seconds
+    page.keyboard.press("Escape")
+    assert state(page)["presenting"]
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.querySelector('.asb-presenting')", timeout=5000)
+    context.close()
+    assert errors == []

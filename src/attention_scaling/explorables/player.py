@@ -11,8 +11,9 @@ from ..readout import Readout, readout_html
 from .text import math_html, plain_text
 
 #: The keys Present mode answers to, as a player prints them under itself.
-KEYS_HTML = ('<p class="asb-keys">Next: → PageDown Space. Back: ← PageUp. '
-             "Fine steps: ↑ ↓ on a control. Leave: Escape.</p>")
+KEYS_HTML = ('<p class="asb-keys">Next: → PageDown Space. Back: ← PageUp. First, last: Home End. '
+             "Black screen: B or . (any key returns). Full screen: F. "
+             "Fine steps: ↑ ↓ on a control. Leave: Escape twice.</p>")
 
 
 def player_html(uid: str, title: str, has_stops: bool, controls: str, figure: str, readout: Readout,
@@ -65,6 +66,6 @@ def _present_markup(has_stops: bool) -> str:
         '<span class="asb-present-nav">'
         '<button type="button" class="asb-present-back" title="Previous stop (← or PageUp)">← Back</button>'
         '<button type="button" class="asb-present-next" title="Next stop (→, PageDown or Space)">Next →</button>'
-        '<button type="button" class="asb-present-close" title="Leave (Escape)">Close <kbd>Esc</kbd></button>'
+        '<button type="button" class="asb-present-close" title="Leave (Escape twice)">Close <kbd>Esc</kbd></button>'
         '</span></div>'
     )
