@@ -80,9 +80,11 @@
       h.className = "asb-tally-page";
       h.textContent = "Predictions on " + name + ": " + page.files + " files";
       out.appendChild(h);
-      Object.keys(page.boxes).sort(function (a, b) { return a.localeCompare(b, "en", {numeric: true}); }).forEach(function (id) {
+      // in the page's order (the files list their boxes as the page does); a box's id names its
+      // section, so that answers saved before a task gained or lost a box still meet
+      Object.keys(page.boxes).forEach(function (id, k) {
         var box = page.boxes[id], d = document.createElement("details"), s = document.createElement("summary");
-        s.textContent = id.replace("asb-prediction-", "Box ") + (box.section ? " (" + box.section + ")" : "") +
+        s.textContent = "Box " + (k + 1) + (box.section ? " (" + box.section + ")" : "") +
           ": " + box.texts.length + " of " + page.files + " written";
         d.appendChild(s);
         if (box.prompt) {

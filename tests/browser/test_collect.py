@@ -61,7 +61,8 @@ def test_answers_survive_a_reload_save_to_a_file_and_tally_on_the_instructor_pag
         assert lab["format"] == "attention-scaling-answers/1" and lab["page"] == LAB and lab["name"] == "Ada L."
         assert [p["text"] for p in lab["predictions"]] == kept
         first = lab["predictions"][0]
-        assert first["id"] == "asb-prediction-1" and first["section"] and first["prompt"]
+        # a box is named after its task's section, not its place on the page
+        assert first["id"] == "asb-prediction-task-1-the-naive-softmax" and first["section"] and first["prompt"]
         assert lab["quizzes"] == []
         said = page.locator(".asb-collect-note").inner_text()
         assert said.startswith(f"Saved {lab_file}: 2 of {len(kept)} predictions written, 0 of 0 quiz codes.")

@@ -407,6 +407,12 @@ PREDICTION_LEAD = "Your prediction:"
 PREDICTION_HINT = "Write it here before you open the check's output below."
 
 
+def _ancestors(node):
+    while node.parent is not None:
+        node = node.parent
+        yield node
+
+
 def _answer_spaces(app, doctree, docname):
     """Turn each "**Your prediction:** ..." paragraph into a labelled text box.
 
@@ -414,13 +420,17 @@ def _answer_spaces(app, doctree, docname):
     and the answer stay folded below it (tags ``hide-output`` and ``<details
     class="asb-answer">``), so a lab page works as a worksheet.
     """
-    count = 0
+    counts: dict[str, int] = {}
     for para in list(doctree.findall(nodes.paragraph)):
         # myst-nb may start a notebook cell's paragraph with an empty text node
         lead = next((c for c in para.children if not (isinstance(c, nodes.Text) and not c.strip())), None)
         if isinstance(lead, nodes.strong) and lead.astext().strip() == PREDICTION_LEAD:
-            count += 1
-            box = f"asb-prediction-{count}"
+            # named after its section (the task's heading), so that a box keeps its id, and the
+            # answers saved under it, when another task gains or loses a box
+            section = next((a for a in _ancestors(para) if isinstance(a, nodes.section) and a.get("ids")), None)
+            where = section["ids"][0] if section is not None else "page"
+            counts[where] = counts.get(where, 0) + 1
+            box = f"asb-prediction-{where}" + (f"-{counts[where]}" if counts[where] > 1 else "")
             para.replace_self(nodes.raw(
                 "", f'<div class="asb-prediction"><label for="{box}">Your prediction</label>'
                     f'<textarea id="{box}" rows="3" placeholder="{html.escape(PREDICTION_HINT)}">'
