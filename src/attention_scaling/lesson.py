@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Mapping, NamedTuple
 
-__all__ = ["Stop", "STOPS", "EXPLORERS", "CAPTION_MAX", "stops", "check_stops", "PACE", "Cut", "Block", "Plan", "SESSION",
+__all__ = ["Stop", "STOPS", "EXPLORERS", "CAPTION_MAX", "stops", "check_stops", "PACE", "duration", "Cut", "Block", "Plan", "SESSION",
            "WORKSHOP", "Prediction", "PREDICTIONS", "EXIT_QUESTIONS"]
 
 #: Longest caption, in characters (it is read from a projector, one line at a time).
@@ -158,6 +158,11 @@ PACE = {"stop": 0.75, "prediction": 2.0, "proof line": 0.5, "board line": 1.5, "
         "discussion": 2.0, "quiz question": 1.0, "ticket question": 1.0}
 
 
+def duration(minutes: float) -> str:
+    """``"2 min"``, ``"1.5 min"``, or under a minute ``"45 s"``."""
+    return f"{minutes:g} min" if minutes >= 1 else f"{minutes * 60:.0f} s"
+
+
 class Cut(NamedTuple):
     """A cut cue: if the class is past minute ``at`` of the session, ``skip`` (in words, as the
     instructor page and the run sheet print it) and ``saves`` minutes come back."""
@@ -194,6 +199,13 @@ class Block:
     def needs(self) -> float:
         """The minutes its ``work`` takes at :data:`PACE`."""
         return sum(PACE[kind] * n for _what, kind, n in self.work)
+
+    @property
+    def held(self) -> str:
+        """What it holds at the plan's pace, as the instructor page and the run sheet print it:
+        ``"the proof, line by line (13 × 30 s); the table of SymPy's checks (1 min)"``."""
+        return "; ".join(f"{what} ({n} × {duration(PACE[kind])})" if n > 1 else f"{what} ({duration(PACE[kind])})"
+                         for what, kind, n in self.work)
 
 
 @dataclass(frozen=True)

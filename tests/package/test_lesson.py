@@ -103,3 +103,9 @@ def test_the_counts_the_plan_times_are_the_contents():
 def test_a_block_with_too_much_work_or_a_bad_cut_is_refused(block, why):
     with pytest.raises(ValueError, match=why):
         Plan("t", block.end, (block,))
+
+
+def test_a_blocks_work_reads_at_the_plans_pace():
+    assert lesson.duration(2) == "2 min" and lesson.duration(1.5) == "1.5 min" and lesson.duration(0.75) == "45 s"
+    derive = lesson.SESSION.block("derive")
+    assert derive.held == "the proof, line by line (13 × 30 s); the table of SymPy's checks (1 min)"

@@ -553,13 +553,9 @@ def _run_sheet(session: str) -> str:
     """The instructor's first page: the session's blocks with their minutes, what each holds
     (the explorers' stops: what Present steps through) and its cut cue, from the lesson plan's
     data (attention_scaling.lesson), as the instructor page's "Pace and cut cues" table."""
-    def minutes(m):
-        return f"{m:g} min" if m >= 1 else f"{m * 60:.0f} s"
-
     rows = []
     for b in lesson.SESSION.blocks:
-        held = "; ".join(f"{what} ({n} × {minutes(lesson.PACE[kind])})" if n > 1 else what
-                         for what, kind, n in b.work)
+        held = b.held
         cut = html.escape(b.cut.text) + f" <i>(saves {b.cut.saves:g} min)</i>" if b.cut else "–"
         rows.append(f"<tr><td>{b.times}</td><td><b>{html.escape(b.title)}</b></td>"
                     f"<td>{html.escape(held)}</td><td>{cut}</td></tr>")
