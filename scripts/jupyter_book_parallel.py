@@ -34,9 +34,11 @@ if __name__ == "__main__":
     jobs, cache = int(sys.argv.pop(1)), sys.argv.pop(1)
     if jobs < 1:
         raise SystemExit(f"JOBS must be at least 1, got {jobs}")
-    edition = os.environ.get("BOOK_EDITION") or "learner"
-    if edition not in ("learner", "instructor"):
-        raise SystemExit(f"BOOK_EDITION must be learner or instructor, got {edition!r}")
+    from attention_book.edition import EDITIONS
+
+    edition = os.environ.get("BOOK_EDITION") or EDITIONS[0]
+    if edition not in EDITIONS:
+        raise SystemExit(f"BOOK_EDITION must be one of {', '.join(EDITIONS)}, got {edition!r}")
     create_db(cache).dispose()
     build_sphinx = jupyter_book.sphinx.build_sphinx
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from docutils import nodes
 
+#: The editions, the default first (scripts/jupyter_book_parallel.py checks BOOK_EDITION against them).
 EDITIONS = ("learner", "instructor")
 
 #: What the learner's page says where a withheld solution was.
