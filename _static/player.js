@@ -124,6 +124,9 @@
       : (root.asbDefaultStops && root.asbDefaultStops.length ? root.asbDefaultStops : null);
     var back = root.querySelector(".asb-present-back"), next = root.querySelector(".asb-present-next");
     var current = 0, active = false, placeholder = null, scroll = null, fullscreen = false, before = null;
+    // a host (the session's slides, _static/deck.js) that has the keys, full screen and the
+    // step buttons while it shows this player's stops: {step(by), leave()}
+    var host = null;
     // a stop's readout may take more lines than the last one's: the figure makes room
     var refit = window.ResizeObserver ? new ResizeObserver(function () { layout(); }) : null;
     function positions() {  // the chosen index of every control
@@ -193,8 +196,8 @@
       setTo(stops[current].at);
       describe();
       root.asbShowPanel(stops[current].panel);
-      if (back) { back.disabled = current === 0; }
-      if (next) { next.disabled = current === stops.length - 1; }
+      if (back) { back.disabled = !host && current === 0; }  // a host steps on past the ends
+      if (next) { next.disabled = !host && current === stops.length - 1; }
       // a button disabled under the focus would drop it to the page: the dialog keeps it
       if (active && document.activeElement && document.activeElement.disabled) { root.focus({ preventScroll: true }); }
     }
@@ -271,9 +274,10 @@
         if (ownExit) { ownExit = false; } else { arm(); }
       }
     }
-    function enter(byClick) {
+    function enter(byClick, by) {
       if (active || !stops) { return; }
       active = true;
+      host = by || null;
       scroll = [window.scrollX, window.scrollY];
       before = positions();  // the reader's own settings, given back on leaving
       placeholder = document.createElement("div");
@@ -286,13 +290,15 @@
       root.setAttribute("role", "dialog");
       root.setAttribute("aria-modal", "true");
       root.setAttribute("tabindex", "-1");
-      document.addEventListener("keydown", onKey, true);
-      document.addEventListener("fullscreenchange", onFullscreen);
+      if (!host) {
+        document.addEventListener("keydown", onKey, true);
+        document.addEventListener("fullscreenchange", onFullscreen);
+      }
       window.addEventListener("resize", layout);
       if (refit) { refit.observe(root.querySelector(".asb-readout")); }
       go(0);
       root.focus({ preventScroll: true });
-      if (byClick && root.requestFullscreen) {
+      if (byClick && !host && root.requestFullscreen) {
         try {
           var p = root.requestFullscreen();
           fullscreen = true;
@@ -322,16 +328,21 @@
       caption.textContent = "";
       if (before) { setTo(before); before = null; }
       if (placeholder) { placeholder.parentNode.replaceChild(root, placeholder); placeholder = null; }
+      if (host) { host = null; return; }
       window.scrollTo(scroll[0], scroll[1]);
       open.focus({ preventScroll: true });
     }
     open.addEventListener("click", function () { enter(true); });
-    close.addEventListener("click", leave);
-    if (back) { back.addEventListener("click", function () { step(-1); }); }
-    if (next) { next.addEventListener("click", function () { step(1); }); }
+    close.addEventListener("click", function () { if (host) { host.leave(); } else { leave(); } });
+    if (back) { back.addEventListener("click", function () { if (host) { host.step(-1); } else { step(-1); } }); }
+    if (next) { next.addEventListener("click", function () { if (host) { host.step(1); } else { step(1); } }); }
     root.addEventListener("input", function () { if (active) { describe(); } });
     root.addEventListener("change", function () { if (active) { describe(); } });
     root.asbPresent = enter;
+    root.asbLeave = leave;
+    root.asbLayout = layout;
+    root.asbGo = function (k) { if (active) { go(k); } };
+    root.asbStops = stops ? stops.length : 0;
   }
   function start() {
     document.querySelectorAll(".asb-player").forEach(init);

@@ -39,39 +39,44 @@ PANELS_MAX = 3
 
 
 class Stop(NamedTuple):
-    """One setting of a player: a caption, the value of every control, by control name, and
-    the panel the caption talks about (0 = the leftmost): a phone, where the figure scrolls
-    sideways, shows that panel at the stop."""
+    """One setting of a player: a caption, the value of every control, by control name, the
+    panel the caption talks about (0 = the leftmost): a phone, where the figure scrolls
+    sideways, shows that panel at the stop; and the rows of the readout it talks about (their
+    labels; none: every row), which the session's slides keep while hiding the others."""
 
     caption: str
     settings: Mapping[str, object]
     panel: int = 0
+    numbers: tuple[str, ...] = ()
 
+
+#: The scale explorer's readout rows that its stops talk about.
+_GRADIENTS = ("largest P(1−P)", "norm of the Jacobian ‖J‖₂")
 
 #: Per explorer name (``Explorable.name``), its stops in the plan's order.
 STOPS: dict[str, tuple[Stop, ...]] = {
     # "Slider settings, in order", steps 1 to 4 (step 4 in two moves).
     "attention": (
         Stop("Predict: do the red and blue weights differ here? And at the next dₖ?",
-             {"d_k": 1, "magnitude": 1.0}),
+             {"d_k": 1, "magnitude": 1.0}, numbers=("largest weight",)),
         Stop("In this draw red piles onto one key; blue keeps almost half on the others",
-             {"d_k": 64, "magnitude": 1.0}),
+             {"d_k": 64, "magnitude": 1.0}, numbers=("largest weight",)),
         Stop("The red hump has moved right; the blue hump has not moved",
-             {"d_k": 1024, "magnitude": 1.0}, panel=2),
+             {"d_k": 1024, "magnitude": 1.0}, panel=2, numbers=("largest weight",)),
         Stop("Stop 2's dₖ, larger vectors: in this draw the blue weights saturate too",
-             {"d_k": 64, "magnitude": 3.0}),
+             {"d_k": 64, "magnitude": 3.0}, numbers=("largest weight", "largest P(1−P)")),
         Stop("Larger still: what did the scaling assume?",
-             {"d_k": 64, "magnitude": 10.0}),
+             {"d_k": 64, "magnitude": 10.0}, numbers=("largest weight", "largest P(1−P)")),
     ),
     # The 15-20 min row of the 50-minute plan: s up from the plan's low end to its high
     # end (the first and the largest stop), then down to the flat end (the last stop).
     "scale": (
-        Stop("Predict: what do the panels do as s grows?", {"scale": 1.0}, panel=1),
-        Stop("The largest P(1−P) rises first: in this draw it peaks near here", {"scale": 2.0}, panel=1),
-        Stop("In this draw ‖J‖₂ peaks near here; its mean peaked near the stop before", {"scale": 3.0}, panel=2),
-        Stop("Only then do both fade", {"scale": 7.0}, panel=1),
-        Stop("Both have faded: the softmax saturates", {"scale": 20.0}, panel=1),
-        Stop("Too flat: a flat softmax passes back small gradients too", {"scale": 0.05}, panel=1),
+        Stop("Predict: what do the panels do as s grows?", {"scale": 1.0}, panel=1, numbers=_GRADIENTS),
+        Stop("The largest P(1−P) rises first: in this draw it peaks near here", {"scale": 2.0}, panel=1, numbers=_GRADIENTS),
+        Stop("In this draw ‖J‖₂ peaks near here; its mean peaked near the stop before", {"scale": 3.0}, panel=2, numbers=_GRADIENTS),
+        Stop("Only then do both fade", {"scale": 7.0}, panel=1, numbers=_GRADIENTS),
+        Stop("Both have faded: the softmax saturates", {"scale": 20.0}, panel=1, numbers=_GRADIENTS),
+        Stop("Too flat: a flat softmax passes back small gradients too", {"scale": 0.05}, panel=1, numbers=_GRADIENTS),
     ),
     # Step 5 (optional, for the next session): magnitude at its largest, the
     # normalisation switched from the scaling to QK-norm, then QK-norm's gain moved.
@@ -135,6 +140,8 @@ def check_stops(explorer: str, grid: Mapping[str, tuple], given: tuple[Stop, ...
         if set(stop.settings) != set(grid):
             raise ValueError(f"{where}: it must set exactly the controls {sorted(grid)}, "
                              f"got {sorted(stop.settings)}")
+        if not isinstance(stop.numbers, tuple) or not all(isinstance(n, str) and n for n in stop.numbers):
+            raise ValueError(f"{where}: numbers must be a tuple of the readout's row labels, got {stop.numbers!r}")
         if isinstance(stop.panel, bool) or not isinstance(stop.panel, int) or not 0 <= stop.panel < PANELS_MAX:
             raise ValueError(f"{where}: panel must be a panel's index from 0 (the leftmost), got {stop.panel!r}")
         for name, value in stop.settings.items():

@@ -30,7 +30,9 @@ pytestmark = pytest.mark.browser
 # attention_book.sphinx_ext (its GitHub Pages behaviour, served for a missing address at any depth, is in test_site.py).
 GENERATED_PAGES = ["genindex.html", "search.html", "prf-theorems.html", "404.html",
                    # the class's printable sheets (attention_scaling.worksheets)
-                   "print/prediction-worksheet.html", "print/exit-ticket.html"]
+                   "print/prediction-worksheet.html", "print/exit-ticket.html",
+                   # the session's slides (attention_book.deck), the instructor's edition only
+                   "present/session-50min.html"]
 # Delimiters MathJax should have consumed, any TeX command (a backslash and letters),
 # and inline $...$ that never reached MathJax.
 RAW_TEX = re.compile(r"\$\$|\\\(|\\\)|\\\[|\\\]|\\[A-Za-z]+|\$[^$\s][^$\n]*\$")

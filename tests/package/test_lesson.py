@@ -109,3 +109,23 @@ def test_a_blocks_work_reads_at_the_plans_pace():
     assert lesson.duration(2) == "2 min" and lesson.duration(1.5) == "1.5 min" and lesson.duration(0.75) == "45 s"
     derive = lesson.SESSION.block("derive")
     assert derive.held == "the proof, line by line (13 × 30 s); the table of SymPy's checks (1 min)"
+
+
+@pytest.mark.parametrize("explorer", ["attention", "scale"])
+def test_the_numbers_a_stop_talks_about_are_rows_of_its_readout(explorer):
+    """The session's slides keep only the readout rows a stop names (attention_book.deck):
+    each must be a row its explorer's readout has at that stop."""
+    from attention_scaling import explorables
+
+    made = {"attention": explorables.attention_explorer, "scale": explorables.scale_explorer}[explorer]()
+    for k, stop in enumerate(lesson.stops(explorer), 1):
+        assert stop.numbers, f"{explorer} stop {k} names the numbers it talks about"
+        labels = {row.label for group in made.readout(**stop.settings).groups for row in group.rows}
+        missing = set(stop.numbers) - labels
+        assert not missing, f"{explorer} stop {k}: {sorted(missing)} not among {sorted(labels)}"
+
+
+def test_a_stop_whose_numbers_are_not_labels_is_refused():
+    stop = lesson.Stop("A caption", {"scale": 1.0}, numbers=("largest weight", ""))
+    with pytest.raises(ValueError, match="numbers must be a tuple"):
+        lesson.check_stops("scale", {"scale": (1.0,)}, (stop,))

@@ -69,12 +69,14 @@ def test_the_scan_finds_an_import_of_the_build_tools(tmp_path):
         assert any(m.split(".")[0] == "attention_book" for m in imports_of(tmp_path)["m.py"]), line
 
 
-def test_only_the_handouts_use_the_reader_package():
+def test_only_the_class_material_uses_the_reader_package():
     """The Sphinx extension builds any book (tests/book/test_sites.py): what it needs of this one's
-    package is named in _config.yml (attention_book.CONFIG). Only ``make handout``'s printer,
-    which no build loads, imports the reader's package."""
+    package is named in _config.yml (attention_book.CONFIG). Only what is made from this book's
+    lesson plan imports the reader's package: ``make handout``'s printer, which no build loads,
+    and the session's slides, which a build loads only because _config.yml names them
+    (``book_instructor_sheets``)."""
     users = {f for f, names in imports_of(BOOK).items() if any(m.split(".")[0] == "attention_scaling" for m in names)}
-    assert users == {"handout.py"}
+    assert users == {"handout.py", "deck.py"}
 
 
 def _definitions(path: Path) -> dict[str, str]:

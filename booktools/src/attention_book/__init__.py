@@ -49,6 +49,9 @@ CONFIG = (
     # A function, module:function, called as f(outdir, footer=html) when the build ends,
     # that writes printable pages into the site and returns their paths; "" for none.
     ("book_sheets", "", [str]),
+    # The same, for pages only the instructor's edition has (the session's slides), called as
+    # f(outdir, footer=html) when that edition is built.
+    ("book_instructor_sheets", "", [str]),
     # Whether the chapters (book/*.md) are written again as notebooks, with an install cell
     # for this repository's package (attention_book.chapter_notebooks).
     ("book_chapter_notebooks", False, [bool]),

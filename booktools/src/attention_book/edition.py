@@ -99,13 +99,21 @@ def _withhold_solutions(app, doctree, docname):
 
 def _drop_stale_pages(app, exception):
     """build-finished: the learner's edition keeps no file an earlier instructor's build left
-    in the same folder (Sphinx never empties it): the page, its source, its Colab copy."""
+    in the same folder (Sphinx never empties it): the page, its source, its Colab copy, and
+    the sheets only that edition writes (the slides)."""
     if exception is not None or edition(app) != "learner":
         return
     import shutil
     from pathlib import Path
 
     out = Path(app.outdir)
+    listed = out / ".instructor-files"  # sphinx_ext.INSTRUCTOR_FILES: the instructor's sheets
+    if listed.is_file():
+        for line in listed.read_text(encoding="utf-8").splitlines():
+            path = (out / line.strip()).resolve()
+            if line.strip() and path.is_file() and out.resolve() in path.parents:
+                path.unlink()
+        listed.unlink()
     for page in app.config.book_instructor_pages:
         name = page.rsplit("/", 1)[-1]
         for path in [out / f"{page}.html", *(out / "_sources").glob(f"{page}.*"),

@@ -92,7 +92,7 @@ def _configure_publishing(app, config):
     config.ogp_site_url = base
     config.ogp_image = _preview_path(config)
     config.ogp_site_name = _book_title(config)
-    for name in ("book_preview_figure", "book_sheets"):
+    for name in ("book_preview_figure", "book_sheets", "book_instructor_sheets"):
         _function_spec(config, name)  # a mistyped setting fails now, not at the end of the build
     stamp = publishing.build_stamp(app.srcdir)
     app.asb_build_stamp = stamp
@@ -317,6 +317,7 @@ def _write_site_pages(app, exception):
         encoding="utf-8",
     )
     logger.info("attention_book: wrote 404.html and index.html for %s", base)
+    _write_instructor_sheets(app, out, favicon)
     write_sheets = _configured_function(app.config, "book_sheets")
     if write_sheets is None:
         return
@@ -325,6 +326,27 @@ def _write_site_pages(app, exception):
     for sheet in sheets:
         _tag_sheet(app, sheet, favicon)
     logger.info("attention_book: wrote the printable sheets %s", ", ".join(p.name for p in sheets))
+
+
+#: What the instructor's edition wrote besides its pages (one path a line, from the site root):
+#: a learner's build in the same folder removes them (edition._drop_stale_pages).
+INSTRUCTOR_FILES = ".instructor-files"
+
+
+def _write_instructor_sheets(app, out: Path, favicon: bytes) -> None:
+    """The instructor's edition only: the pages ``book_instructor_sheets`` writes (the
+    session's slides), tagged as the printable sheets are, and listed in :data:`INSTRUCTOR_FILES`."""
+    from .edition import edition
+
+    write = _configured_function(app.config, "book_instructor_sheets")
+    if write is None or edition(app) != "instructor":
+        return
+    paths = [Path(p) for p in write(out, footer=_footer(app))]
+    for path in paths:
+        _tag_sheet(app, path, favicon)
+    (out / INSTRUCTOR_FILES).write_text("".join(p.relative_to(out).as_posix() + "\n" for p in paths),
+                                        encoding="utf-8")
+    logger.info("attention_book: wrote the instructor's %s", ", ".join(p.relative_to(out).as_posix() for p in paths))
 
 
 def _favicon_url(app) -> str:
