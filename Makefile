@@ -30,7 +30,7 @@ help:
 	@echo "make bench-class  kernels, memory and slider latency for a class of 5-40; writes deploy/z2jh/values.yaml"
 	@echo "make publish  build, then push $(HTML) to the $(PAGES_BRANCH) branch of $(REMOTE) (ghp-import)"
 	@echo "make pdf    print the book (or PAGES=\"book/intro.html ...\") to _build/handout.pdf"
-	@echo "make handout  build, then print the session handouts (student and instructor) to _build/handout/"
+	@echo "make handout  build, then print the session documents (student sheet, exit ticket, after-session, instructor) to _build/handout/"
 	@echo "make autograder  the graded lab (otter-grader): student notebook and autograder zip in _build/autograder/"
 	@echo "make grade SUBMISSIONS=\"a.ipynb b.ipynb\"  grade students' notebooks with it; _build/autograder/grades.csv"
 	@echo "make dist   build, then zip the site, the labs and their wheels for use with no network (_build/dist/)"
@@ -118,8 +118,9 @@ test-oldest:
 pdf: venv-test book
 	@CHROMIUM="$$(scripts/find-chromium $(PY))" $(PY) scripts/make_pdf.py $(PAGES)
 
-# The session handouts the instructor page plans, student and instructor versions of the
-# 50-minute session and the 2-hour workshop: four PDFs in _build/handout/ (scripts/make_handout.py).
+# The session documents the instructor page plans (attention_book.handout.DOCUMENTS): the
+# 50-minute session's student sheet, exit ticket, after-session handout and instructor version,
+# the 2-hour workshop's student packet and instructor version: six PDFs in _build/handout/.
 handout: venv-test book-instructor
 	@CHROMIUM="$$(scripts/find-chromium $(PY))" $(PY) scripts/make_handout.py
 

@@ -124,7 +124,7 @@
       : (root.asbDefaultStops && root.asbDefaultStops.length ? root.asbDefaultStops : null);
     var back = root.querySelector(".asb-present-back"), next = root.querySelector(".asb-present-next");
     var current = 0, active = false, placeholder = null, scroll = null, fullscreen = false, before = null;
-    // a host (the session's slides, _static/deck.js) that has the keys, full screen and the
+    // a host (the session's slides: attention_book/deck_assets/deck.js) that has the keys, full screen and the
     // step buttons while it shows this player's stops: {step(by), leave()}
     var host = null;
     // a stop's readout may take more lines than the last one's: the figure makes room

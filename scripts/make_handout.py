@@ -1,10 +1,12 @@
-"""Print the session handouts (student and instructor, 50-minute session and 2-hour workshop).
+"""Print the session documents (the 50-minute session's student sheet, exit ticket, after-session
+handout and instructor version; the 2-hour workshop's student packet and instructor version).
 
     python scripts/make_handout.py [--out DIR]
 
 Reads the instructor's edition of the built book (_build/html-instructor, which
-`make book-instructor` builds: the handouts quote its instructor page) and writes four PDFs to
-_build/handout/ with headless Chromium; the logic is in attention_book.handout.
+`make book-instructor` builds: the documents quote its instructor page and its slides) and
+writes attention_book.handout.DOCUMENTS as PDFs to _build/handout/ with headless Chromium; the
+logic is in attention_book.handout.
 """
 
 from __future__ import annotations

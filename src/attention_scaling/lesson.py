@@ -276,7 +276,7 @@ SESSION = Plan("Why attention divides by √dₖ", 50, (
            ("its stops", "stop", SCALE_STOPS)),
           Cut(18, "skip the scale explorer's stop at s = 7: from its peak go straight to s = 20", 0.75)),
     Block(21, 28, "why", "Why √dₖ",
-          (("Var(q·k) = dₖσ²σ², on the board", "board line", 2), ("the sympy.stats table", "show", 1),
+          (("the proof that Var(q·k) = dₖ σ_q² σ_k², on the board", "board line", 2), ("the sympy.stats table", "show", 1),
            ("the simulation", "show", 1)),
           Cut(26, "skip the simulation: the table shows the same law", 1)),
     Block(28, 40, "predict", "Predict, then move the slider",

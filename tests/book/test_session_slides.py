@@ -40,7 +40,9 @@ def test_the_slides_follow_the_plan(site):
     for k, s in enumerate(slides):
         if s.kind == "stop" and (k == 0 or slides[k - 1].kind != "stop"):
             assert slides[k - 1].kind == "question", f"slide {k + 1} ({s.title}) comes with no prediction before it"
-    assert sum(s.kind == "question" and s.block == "predict" for s in slides) == lesson.WORKSHEET_ROWS
+    assert sum(s.title.startswith("Predict, row") for s in slides) == lesson.WORKSHEET_ROWS
+    hook = [s.kind for s in slides if s.block == "hook"]
+    assert hook == ["title", "question", "answer"], "the hook is asked, then answered"
     assert sum(s.kind == "quiz" for s in slides) == lesson.QUIZ_QUESTIONS
     ticket = [s for s in slides if s.kind == "ticket"]
     assert len(ticket) == 1 and all(q in _text(ticket[0].body) for q in worksheets.EXIT_QUESTIONS)
@@ -64,20 +66,30 @@ def test_the_proof_slides_are_the_checked_proof(site):
         assert ("SymPy checked this line" in slide.body) == (check.method != "definition"), check.step
 
 
-def test_no_slide_shows_an_answer(site):
-    """The answers are in the presenter's notes only: the quiz's right options and their reasons,
-    the discussion answers, the hook's and the exit ticket's answers."""
+def _sentences(fragment: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?])\s+", _text(fragment)) if len(s) > 30]
+
+
+def test_no_slide_shows_an_answer_before_its_question_is_answered(site):
+    """The answers are in the presenter's notes: no slide up to a question's shows its answer;
+    only the hook's is shown at all, on the slide after it (the plan's "the answer, P₁(1 − P₁)").
+    The quiz's right options and reasons, the discussion answers, the worksheet's and the exit
+    ticket's answers are on no slide."""
     slides = deck.slides(site)
-    shown = " ".join(_text(s.body) + " " + s.title for s in slides)
-    answers = []
-    for s in slides:
-        if s.kind in ("quiz", "discussion", "ticket") or (s.block == "hook" and s.kind == "question"):
-            notes = _text(s.notes)
-            assert notes, s.title
-            answers += [sentence for sentence in re.split(r"(?<=[.!?])\s+", notes) if len(sentence) > 30]
-    assert len(answers) >= 10
-    leaked = [a for a in answers if a in shown]
-    assert leaked == [], f"answers on the audience's screen: {leaked[:3]}"
+    shown = [_text(s.body) + " " + s.title for s in slides]
+    asked = 0
+    for k, s in enumerate(slides):
+        if s.kind not in ("question", "quiz", "discussion", "ticket"):
+            continue
+        answers = _sentences(s.notes)
+        assert answers, f"slide {k + 1} ({s.title}): its notes give no answer"
+        asked += 1
+        shown_after = [] if s.block == "hook" else shown[k + 1:]  # only the hook's answer follows it
+        leaked = [a for a in answers if any(a in text for text in shown[:k + 1] + shown_after)]
+        assert leaked == [], f"slide {k + 1} ({s.title}): its answer is on the screen: {leaked[:2]}"
+    assert asked >= 14
+    hook_answer = _sentences(slides[1].notes)[0]
+    assert hook_answer[:40] in shown[2], "the hook's answer is the next slide"
     quiz = [s for s in slides if s.kind == "quiz"]
     assert all(re.search(r"Answer: [A-D]\b", _text(s.notes)) for s in quiz)
     assert not any(re.search(r"\b(Correct|Not quite)\b", _text(s.body)) for s in quiz)
@@ -86,7 +98,11 @@ def test_no_slide_shows_an_answer(site):
 def test_the_deck_page_is_in_the_instructors_edition_only(site, learner_site):
     page = (site / deck.DECK_PATH).read_text(encoding="utf-8")
     assert page.count('class="asb-slide ') == len(deck.slides(site))
-    assert "_static/deck.js" in page and "_static/player.js" in page
+    assert 'src="deck.js"' in page and "_static/player.js" in page
+    for asset in deck.ASSETS:  # beside the slides, not in _static (which every page of the book loads)
+        assert (site / "present" / asset).is_file() and not (site / "_static" / asset).exists()
+        assert not (learner_site / "present" / asset).exists()
+    assert "deck.js" not in (site / "book/intro.html").read_text(encoding="utf-8")
     assert "<mjx-container" in page and "\\(" not in page, "its maths is typeset when the book is built"
     assert 'href="../present/session-50min.html"' in (site / "book/teach-with-this-book.html").read_text(encoding="utf-8")
     assert not (learner_site / "present").exists() and not (learner_site / ".instructor-files").exists()

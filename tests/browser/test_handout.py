@@ -1,9 +1,15 @@
-"""make handout: the four session handouts, rendered to images and read back.
+"""make handout: the session's documents (attention_book.handout.DOCUMENTS), rendered to images
+and read back.
 
-Checks the page count, the text (no answers in a student version, the answer key at the
-end of an instructor version), the bookmarks against the contents page, that no dead
-control is printed and no box is clipped, that no heading is stranded at the foot of a page
-and no page is more than half blank (ink measured per page, rendered by pypdfium2).
+For the 50-minute session: the four-page student sheet (a part a page: the hook and notation,
+the proof, the worksheet, the quiz), the exit ticket on its own sheet, the "after the session"
+handout (the chapters' text and the explorers' strips) and the instructor's version; for the
+2-hour workshop, the student's packet (its exit ticket on a sheet of its own, last) and the
+instructor's. Checks the page counts and what each page holds, the text (no answer on what a
+student holds before the question is collected; the answer key at the end of an instructor
+version), the bookmarks against the contents page, that no dead control is printed and no box is
+clipped, that maths prints at 9 pt or more, that no heading is stranded at the foot of a page and
+no page is more than half blank (ink measured per page, rendered by pypdfium2).
 """
 
 from __future__ import annotations
@@ -24,8 +30,14 @@ from attention_scaling import lesson
 
 pytestmark = pytest.mark.browser
 
-SESSION_50 = ("session-50min", "student")
-ALL = [(s, v) for s in handout.SESSIONS for v in handout.VERSIONS]
+SHEET = ("session-50min", "student")
+TICKET = ("session-50min", "exit-ticket")
+AFTER = ("session-50min", "after")
+ALL = list(handout.DOCUMENTS)
+#: The documents with a contents page (the sheet and the ticket are too short for one).
+WITH_CONTENTS = [key for key in ALL if key not in (SHEET, TICKET)]
+#: What a student holds, by session.
+STUDENTS = {s: [(s, v) for s2, v in ALL if s2 == s and v != "instructor"] for s in handout.SESSIONS}
 MM = 72 / 25.4  # PDF points per millimetre
 
 
@@ -102,26 +114,45 @@ def _answer_snippets(site, session) -> list[str]:
 
 # --- the checks --------------------------------------------------------------------------------
 
-def test_four_handouts_and_their_length(handouts):
+def test_the_documents_and_their_length(handouts):
     counts = {key: len(PdfReader(path).pages) for key, path in handouts.items()}
     for key, path in handouts.items():
         assert path.name == handout.filename(*key)
-    # the 50-minute student version: 16 pages with the optional QK-norm section (step 5). It was
-    # 13 until chapter 3 gained its spread-to-saturation paragraph, 14 until it gained its
-    # "sqrt(d_k), not d_k" table (section 4, "Why sqrt(d_k)", prints both: they are that step's
-    # point), and 15 until the strips printed the explorers' modules with each panel a third of
-    # the column: at 80 % of it their tick labels printed at 6.2 pt, now 9.2 pt (the strips' test
-    # asks 7 pt). The guard follows the content rather than shrink the figures again. Issue 31
-    # replaces this copy with a four-page sheet.
-    assert counts[SESSION_50] <= 16, counts
-    for session in handout.SESSIONS:  # the instructor version adds the plan and the key
-        assert counts[session, "student"] < counts[session, "instructor"], counts
-    assert counts["session-50min", "student"] < counts["workshop-2h", "student"], counts
+    assert counts[SHEET] <= 4 and counts[TICKET] == 1, counts
+    # the after-session handout holds the chapters' text and the strips; the instructor's version
+    # that, the plan and the key; the workshop's packet the session's and three labs
+    assert counts[SHEET] < counts[AFTER] < counts["session-50min", "instructor"], counts
+    assert counts[AFTER] < counts["workshop-2h", "student"] < counts["workshop-2h", "instructor"], counts
+    with pytest.raises(ValueError, match="version must be one of"):
+        handout.filename("workshop-2h", "after")
+
+
+def test_each_page_of_the_student_sheet_holds_one_part(handouts):
+    """Page 1 the hook and the notation; page 2 the proof, all 13 lines; page 3 the worksheet,
+    every row; page 4 the quiz. No strip and no answer: what answers a prediction is shown on
+    the projector, then printed in the "after the session" handout."""
+    pages = _pages_text(handouts[SHEET])
+    assert len(pages) == 4, [p[:60] for p in pages]
+    tops = [(title, page) for level, title, page in handout.outline(handouts[SHEET]) if level == 1]
+    assert [p for _t, p in tops] == [1, 2, 3, 4], tops
+    assert pages[0].startswith(_words(handout.TITLE)) and "Name:" in pages[0] and "Hook." in pages[0] and "Notation" in pages[0]
+    assert "In the code" not in pages[0], "the sheet's notation is the symbols and their meaning"
+    assert "2. Derive the gradient" in pages[1] and all(f"({k})" in pages[1] for k in range(1, lesson.PROOF_LINES + 1))
+    assert "Factor out" in pages[1] and "Checked by" in pages[1]
+    assert "Your predictions" in pages[2] and handout.PANELS_PREDICTION in pages[2]
+    for k, row in enumerate(handout.worksheets.PREDICTION_STEPS, 1):
+        assert _words(row.question)[:30] in pages[2], k
+    assert "6. Discuss" in pages[3] and all(f"{n}." in pages[3] for n in range(1, lesson.QUIZ_QUESTIONS + 1))
+    doc = _document(handouts[SHEET])
+    assert not doc.select(".ho-strip, .ho-answer, .ho-key") and handout.AFTER not in " ".join(pages)
+    ticket = _pages_text(handouts[TICKET])
+    assert len(ticket) == 1 and all(_words(q)[:40] in ticket[0] for q in handout.worksheets.EXIT_QUESTIONS)
+    assert "Name:" in ticket[0]
 
 
 @pytest.mark.parametrize("session", handout.SESSIONS)
 def test_student_version_has_no_answers_and_the_instructor_version_ends_with_them(site, handouts, session):
-    student = " ".join(_pages_text(handouts[session, "student"]))
+    student = " ".join(" ".join(_pages_text(handouts[key])) for key in STUDENTS[session])
     pages = _pages_text(handouts[session, "instructor"])
     instructor = " ".join(pages)
     for marker in (handout.ANSWER_KEY, "For the instructor", "Misconceptions to expect", "Discussion questions",
@@ -143,7 +174,7 @@ def test_student_version_has_no_answers_and_the_instructor_version_ends_with_the
     assert plan in instructor and plan not in student
 
 
-@pytest.mark.parametrize("key", ALL, ids="-".join)
+@pytest.mark.parametrize("key", WITH_CONTENTS, ids="-".join)
 def test_bookmarks_match_the_contents_page_and_the_page_numbers(handouts, key):
     pdf = handouts[key]
     pages = _pages_text(pdf)
@@ -176,8 +207,10 @@ def test_no_dead_control_and_players_print_as_strips(handouts, key):
                           "main output, main fieldset, main .asb-player")
     assert not controls, [str(c)[:80] for c in controls]
     strips = doc.select(".ho-strip")
-    # the plan's step 5 (optional) in both sessions; the QK-norm lab's explorer in the workshop
-    expected = ["scale", "attention", "normalization"] + (["normalization"] if key[0] == "workshop-2h" else [])
+    # the plan's step 5 (optional) in both sessions; the QK-norm lab's explorer in the workshop;
+    # none on what the class writes on during the session
+    expected = [] if key in (SHEET, TICKET) else \
+        ["scale", "attention", "normalization"] + (["normalization"] if key[0] == "workshop-2h" else [])
     assert [s["data-explorer"] for s in strips] == expected
     for strip in strips:
         stops = lesson.stops(strip["data-explorer"])
@@ -202,7 +235,8 @@ def test_no_box_is_wider_than_the_text_column(handouts, browser, key):
         page.goto(handouts[key].with_suffix(".html").as_uri(), wait_until="load")
         handout.wait_for_maths(page)
         page.emulate_media(media="print")
-        assert page.evaluate("document.querySelectorAll('main img, main table, main pre').length") > 10
+        boxes = page.evaluate("document.querySelectorAll('main img, main table, main pre').length")
+        assert boxes >= {TICKET: 0, SHEET: 3}.get(key, 11), boxes  # tables: the notation, the proof, the worksheet
         assert page.evaluate(handout.MEASURE_JS, handout.COLUMN_PX) == []
     finally:
         page.close()
@@ -232,7 +266,7 @@ def test_strips_print_the_modules_drawing_at_each_stop(handouts, browser):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
-        page.goto(handouts[SESSION_50].with_suffix(".html").as_uri(), wait_until="load")
+        page.goto(handouts[AFTER].with_suffix(".html").as_uri(), wait_until="load")
         page.emulate_media(media="print")
         strips = page.evaluate(_DRAWN)
     finally:
@@ -320,6 +354,8 @@ def test_no_half_blank_page_and_no_stranded_heading(handouts, key):
         last_of_section = number + 1 in starts or number == len(ink)
         # the instructor's run sheet is page 1, alone by design (the contents follow on page 2)
         last_of_section = last_of_section or (key[1] == "instructor" and number == 1)
+        # the workshop's last lab page before the blank page that puts the exit ticket on a sheet of its own
+        last_of_section = last_of_section or (number < len(ink) and "left blank" in texts[number])
         if not (last_of_section or _starts_with_a_whole_box(texts[number] if number < len(ink) else "")):
             assert blank[number] <= MOST_BLANK, f"{key}: page {number} is {blank[number]:.0%} blank (all: {blank})"
 
@@ -381,9 +417,9 @@ def test_the_fifty_minute_handout_teaches_what_its_worksheet_and_ticket_ask():
     assert "trainable" in ws.EXIT_QUESTIONS[2]
 
 
-def test_the_fifty_minute_student_version_has_the_qk_norm_section(handouts):
-    pages = _pages_text(handouts[SESSION_50])
-    tops = [(title, page) for level, title, page in handout.outline(handouts[SESSION_50]) if level == 1]
+def test_the_after_session_handout_has_the_qk_norm_section(handouts):
+    pages = _pages_text(handouts[AFTER])
+    tops = [(title, page) for level, title, page in handout.outline(handouts[AFTER]) if level == 1]
     titles = [t for t, _p in tops]
     assert any(t.startswith("5b. Optional") for t in titles), titles
     at = [p for t, p in tops if t.startswith("5b.")][0]
@@ -449,15 +485,29 @@ def test_the_exit_ticket_is_not_answered_in_the_student_material(handouts):
     q = handout.worksheets.EXIT_QUESTIONS[1]
     row = re.search(r"P = \(([0-9.]+),", q).group(1)
     grad = Fraction(row) * (1 - Fraction(row))
-    pages = _pages_text(handouts[SESSION_50])
-    ticket = [p for _l, t, p in handout.outline(handouts[SESSION_50]) if t.startswith("7. Exit ticket")][0]
+    sheet = " ".join(_pages_text(handouts[SHEET]))  # handed out with the ticket, on the desk
+    assert f"{float(grad):g}" not in sheet and row not in sheet
+    assert row in " ".join(_pages_text(handouts[TICKET]))
+    pages = _pages_text(handouts["workshop-2h", "student"])
+    ticket = [p for _l, t, p in handout.outline(handouts["workshop-2h", "student"]) if t.startswith("7. Exit ticket")][0]
     before = " ".join(pages[:ticket - 1])
     assert f"{float(grad):g}" not in before and row not in before
 
 
-def test_the_exit_ticket_is_on_one_page(handouts):
-    """The ticket is handed in: its section (all its questions and spaces) is on one page."""
-    for key in (SESSION_50, ("session-50min", "instructor")):
+def test_the_exit_ticket_is_on_one_page_of_its_own_sheet(handouts):
+    """The ticket is handed in: its section (all its questions and spaces) is on one page. In the
+    50-minute session it is a document of its own; in the workshop's packet it is the last page and
+    an odd one, so that printed on both sides it is the back of no lab page."""
+    assert len(PdfReader(handouts[TICKET]).pages) == 1
+    packet = handouts["workshop-2h", "student"]
+    pages = _pages_text(packet)
+    tops = [(t, p) for level, t, p in handout.outline(packet) if level == 1]
+    assert tops[-1][0].startswith("7. Exit ticket") and tops[-1][1] == len(pages) and len(pages) % 2 == 1, \
+        (tops[-3:], len(pages))
+    assert tops[-2][0].startswith("10. Lab"), "the labs come before it"
+    if _document(packet).select(".ho-filler"):  # the last lab ended on an odd page: its back is left blank
+        assert "left blank" in pages[-2]
+    for key in (("session-50min", "instructor"), ("workshop-2h", "student")):
         pdf = handouts[key]
         tops = [(t, p) for level, t, p in handout.outline(pdf) if level == 1]
         k = [i for i, (t, _p) in enumerate(tops) if t.startswith("7. Exit ticket")][0]
@@ -498,17 +548,63 @@ def test_answer_key_quotes_the_digits_of_the_strips_tables():
 
 
 @pytest.mark.parametrize("session", handout.SESSIONS)
-def test_the_instructor_version_starts_with_a_one_page_run_sheet(handouts, session):
-    """Page 1: the run sheet, from the lesson plan's data: every block's minutes and title, what
-    it holds, and each cut cue with its minute; the contents start page 2."""
+def test_the_instructor_version_starts_with_a_one_page_run_sheet(site, handouts, session):
+    """Page 1: the run sheet, from the lesson plan's data: every block's minutes and title, its
+    slides in the session's deck, what it holds, and each cut cue with its minute; the contents
+    start page 2."""
+    from attention_book import deck
+
     pages = _pages_text(handouts[session, "instructor"])
     first = " ".join(pages[0].split())
     assert "Run sheet" in first and "Contents" not in first and pages[1].lstrip().startswith("Contents")
+    numbers = [k for k, _s in enumerate(deck.slides(site), 1)]
+    blocks = [s.block for s in deck.slides(site)]
     for b in handout.lesson.SESSION.blocks:
         assert b.times in first and b.title.split()[0] in first, b
+        ks = [k for k, block in zip(numbers, blocks) if block == b.slug]
+        said = f"{ks[0]}–{ks[-1]}" if len(ks) > 1 else str(ks[0])
+        assert _words(f"{b.title} {said}") in first, (b.slug, said)
         if b.cut:
             assert f"If you are past minute {b.cut.at}" in first, b.cut
     if session == "workshop-2h":
         assert all(b.times in first for b in handout.lesson.WORKSHOP.blocks[1:])
     student = " ".join(_pages_text(handouts[session, "student"])[0].split())
     assert "Run sheet" not in student and "If you are past minute" not in student
+
+
+_PRINTED_SIZES = """() => ({
+    maths: [...document.querySelectorAll('main mjx-container')].filter(m => m.getClientRects().length)
+        .map(m => [parseFloat(getComputedStyle(m).fontSize) * 0.75, m.textContent.slice(0, 30)]),
+    pictures: [...document.querySelectorAll('main img')].filter(i => i.getClientRects().length)
+        .map(i => ({src: i.src, width: i.getBoundingClientRect().width, natural: i.naturalWidth})),
+})"""
+
+
+@pytest.mark.parametrize("key", [SHEET, AFTER, ("workshop-2h", "student")], ids="-".join)
+def test_maths_prints_at_nine_points_and_figure_text_at_seven(handouts, browser, key):
+    """Every formula at 9 pt or more (its font size: sub- and superscripts are smaller by
+    design); every picture's smallest text (the PNG records it) at 7 pt or more at its printed
+    width. The strips' drawings are held to 7 pt in test_strips_print_the_modules_drawing_at_each_stop."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    page = browser.new_page(viewport={"width": handout.COLUMN_PX, "height": 1000})
+    try:
+        page.goto(handouts[key].with_suffix(".html").as_uri(), wait_until="load")
+        handout.wait_for_maths(page)
+        page.emulate_media(media="print")
+        sizes = page.evaluate(_PRINTED_SIZES)
+    finally:
+        page.close()
+    small = [(round(pt, 2), text) for pt, text in sizes["maths"] if pt < 9 - 1e-6]
+    assert len(sizes["maths"]) > 20 and small == [], f"{key}: maths under 9 pt: {small[:5]}"
+    for picture in sizes["pictures"]:
+        if not picture["src"].startswith("data:image/png"):
+            continue
+        info = Image.open(io.BytesIO(base64.b64decode(picture["src"].split(",", 1)[1]))).info
+        if "asb:min-font-pt" not in info:  # a picture with no text (none today has none)
+            continue
+        pt = float(info["asb:min-font-pt"]) * picture["width"] / picture["natural"] * float(info["dpi"][0]) / 96
+        assert pt >= 7, f"{key}: a figure's text prints at {pt:.1f} pt"

@@ -1,4 +1,4 @@
-"""The 50-minute session as slides (present/session-50min.html: attention_book.deck, _static/deck.js),
+"""The 50-minute session as slides (present/session-50min.html: attention_book.deck and its deck.js),
 in headless Chromium, from disk (file://) as an instructor opens the built instructor's edition.
 
 Every slide is stepped through at the three screens a classroom has (1280 x 720, 1920 x 1080,
@@ -187,20 +187,24 @@ def test_the_presenter_view_follows_the_slides_from_disk(browser, site):
             cue: document.querySelector('.asb-pv-cue').textContent,
             clock: document.querySelector('.asb-pv-elapsed').textContent})""")
 
-    for _ in range(3):  # the audience's window steps: the presenter's follows
+    two = next(k for k, s in enumerate(slides) if s.title == f"The proof, line 2 of {lesson.PROOF_LINES}")
+    for _ in range(two):  # the audience's window steps: the presenter's follows
         page.keyboard.press("ArrowRight")
-    wait_for_slide(page, 3)
-    pv.wait_for_function(f"() => ({where})().startsWith('Slide 4 of')", timeout=5000)
+    wait_for_slide(page, two)
+    pv.wait_for_function(f"() => ({where})().startsWith('Slide {two + 1} of')", timeout=5000)
     p = presenter()
     derive = lesson.SESSION.block("derive")
-    assert p["now"] == slides[3].title and p["next"] == slides[4].title
-    assert p["block"].startswith(f"{derive.title} ({derive.times}): ") and "left in this block" in p["block"]
+    assert p["now"] == slides[two].title and p["next"] == slides[two + 1].title
+    # the clock has not started: minute 0, before the block's start, is ahead of the plan
+    assert p["block"] == f"{derive.title} ({derive.times}): {derive.start}:00 ahead of the plan " \
+                         f"(this block starts at minute {derive.start})", p["block"]
     assert derive.cut.skip in p["cue"] and f"minute {derive.cut.at}" in p["cue"]
-    assert "Line 2 of 13" in p["notes"]
+    assert f"Line 2 of {lesson.PROOF_LINES}" in p["notes"]
     pv.keyboard.press("ArrowRight")  # the presenter steps: the audience follows
-    wait_for_slide(page, 4)
+    wait_for_slide(page, two + 1)
     pv.click(".asb-pv-next")
-    wait_for_slide(page, 5)
+    here = two + 2
+    wait_for_slide(page, here)
     assert presenter()["clock"] == "0:00"
     pv.click(".asb-pv-toggle")
     pv.wait_for_function("() => document.querySelector('.asb-pv-elapsed').textContent !== '0:00'", timeout=5000)
@@ -217,7 +221,20 @@ def test_the_presenter_view_follows_the_slides_from_disk(browser, site):
     page.wait_for_function("() => document.documentElement.classList.contains('asb-deck-blanked')", timeout=5000)
     page.keyboard.press("ArrowRight")  # only brings the screen back
     page.wait_for_function("() => !document.documentElement.classList.contains('asb-deck-blanked')", timeout=5000)
-    wait_for_slide(page, 5)
+    wait_for_slide(page, here)
+    clock = presenter()["clock"]
+    pv.reload()  # the clock survives a reload of the presenter's window
+    pv.wait_for_function(f"() => ({where})().startsWith('Slide {here + 1} of')", timeout=5000)
+    pv.wait_for_function("() => document.querySelector('.asb-pv-elapsed').textContent !== '0:00'", timeout=5000)
+    assert pv.locator(".asb-pv-toggle").inner_text() == "Pause", clock
+    for key in ("1", "2", "Enter"):  # a slide's number and Enter: a jump, in either window
+        page.keyboard.press(key)
+    wait_for_slide(page, 11)
+    pv.wait_for_function(f"() => ({where})().startsWith('Slide 12 of')", timeout=5000)
+    pv.select_option(".asb-pv-go", "2")  # the presenter's list of slides
+    wait_for_slide(page, 2)
+    page.evaluate("location.hash = '#slide-5'")  # the address bar, or the browser's Back
+    wait_for_slide(page, 4)
     pv.keyboard.press("End")  # a stop of the explorer on the projector, its caption in the presenter's
     last_stop = max(k for k, s in enumerate(slides) if s.kind == "stop")
     for _ in range(len(slides) - 1 - last_stop):
@@ -226,12 +243,16 @@ def test_the_presenter_view_follows_the_slides_from_disk(browser, site):
     assert "stop" in pv.evaluate("document.querySelector('.asb-pv-now .asb-pv-stop').textContent")
     pv.screenshot(path=str(SCREENSHOTS / "deck-presenter.png"))
     page.screenshot(path=str(SCREENSHOTS / "deck-audience-stop.png"))
-    page.keyboard.press("Escape")  # one Escape arms, the second leaves
+    page.click(".asb-presenting .asb-present-close")  # the explorer's Close: as Escape, one press arms
     assert page.evaluate("document.documentElement.classList.contains('asb-deck-on')")
     assert page.locator(".asb-deck-toast").inner_text().startswith("Press Escape again")
-    page.keyboard.press("Escape")
+    page.keyboard.press("Escape")  # the second leaves
     page.wait_for_function("() => !document.documentElement.classList.contains('asb-deck-on')", timeout=5000)
     assert page.locator(".asb-deck-head").is_visible() and not page.locator(".asb-presenting").count()
+    # the list of slides left on the projector shows no notes (they hold the answers) until asked
+    assert page.locator(".asb-notes").first.is_hidden()
+    page.check(".asb-deck-show-notes")
+    assert page.locator(".asb-notes").first.is_visible()
     context.close()
     assert errors == []
 

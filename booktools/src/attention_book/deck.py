@@ -10,7 +10,8 @@ from the book's own content: the package's data, or a piece of a built page (the
 figures, the quiz, the discussion questions), and each carries presenter notes (the answer,
 the block's minutes, its cut cue) that only the presenter view shows.
 
-``_static/deck.js`` shows one slide at a time, fitted to the screen, with a clicker's keys,
+``deck_assets/deck.js`` (copied beside the slides, with ``deck.css``; not in ``_static``, which
+Jupyter Book loads on every page) shows one slide at a time, fitted to the screen, with a clicker's keys,
 a black screen and full screen, and opens the presenter view (``?presenter``) in a second
 window that it keeps in step with, with no server (BroadcastChannel, and ``postMessage``
 between the two windows). Stop slides drive the explorer's own Present mode
@@ -36,7 +37,8 @@ __all__ = ["Slide", "DECK_PATH", "slides", "deck_html", "write_deck", "KINDS"]
 #: Where the deck goes in the instructor's site.
 DECK_PATH = "present/session-50min.html"
 #: The kinds of slide, as deck.js and the tests read them.
-KINDS = ("title", "question", "proof", "table", "figure", "theorem", "stop", "discussion", "quiz", "ticket")
+KINDS = ("title", "question", "answer", "proof", "table", "figure", "theorem", "stop", "discussion", "quiz",
+         "ticket")
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,11 @@ def _tex(text: str) -> str:
 def _p(text: str, cls: str = "") -> str:
     """A paragraph of ``text`` (HTML); with a class, a block that may hold paragraphs itself."""
     return f'<div class="{cls}">{text}</div>' if cls else f"<p>{text}</p>"
+
+
+def _div(fragment: str) -> str:
+    """A block for a fragment of a built page that may hold paragraphs (a list item's)."""
+    return f"<div>{fragment}</div>"
 
 
 def _block_note(slug: str) -> str:
@@ -138,8 +145,25 @@ def _hook(site: Path) -> list[Slide]:
                                        "P this presenter view, Esc twice to leave.")),
         Slide("hook", "question", "The hook: predict first",
               _p(html.escape(HOOK), "asb-deck-lead") + _p("Write your guess, and why.", "asb-deck-ask"),
-              _p(answer) + _p("Hear two or three guesses before the next slide.")),
+              _div(answer) + _p("Hear two or three guesses before the next slide, which answers it.")),
+        Slide("hook", "answer", "The hook: the answer", _p(_hook_answer(answer), "asb-deck-lead"),
+              _p("The next 9 minutes derive why: ∂P₁/∂z₁ = P₁(1 − P₁), line by line.")),
     ]
+
+
+def _hook_answer(answer: str) -> str:
+    """The instructor page's answer to the hook, without its bold lead-in ("The hook.")."""
+    soup = _soup_of(answer)
+    lead = soup.find("strong")
+    if lead is not None and lead.get_text(strip=True).startswith("The hook"):
+        lead.decompose()
+    return soup.decode().strip()
+
+
+def _soup_of(fragment: str):
+    from .handout import _soup
+
+    return _soup(fragment)
 
 
 def _derive() -> list[Slide]:
@@ -155,11 +179,15 @@ def _derive() -> list[Slide]:
             chain_lhs[line.chain] = lhs
         how = ("a definition: nothing to check" if check.method == "definition"
                else f"SymPy checked that it holds ({html.escape(check.method)})")
-        before = ""
-        if k > 1:
-            prev = proof.lines[k - 2]
-            prev_lhs = prev.lhs or chain_lhs.get(prev.chain, "")
-            before = f'<div class="asb-deck-before">\\[({k - 1})\\quad {prev_lhs} = {prev.rhs}\\]</div>'
+        # the lines it follows from, dimmed: the line before it, or, in a chain, every line since
+        # the chain's line before it (the side results it substitutes come between)
+        first = k - 1
+        if line.chain:
+            earlier = [j for j in range(1, k) if proof.lines[j - 1].chain == line.chain]
+            first = earlier[-1] if earlier else k - 1
+        before = "".join(
+            f'<div class="asb-deck-before">\\[({j})\\quad {proof.lines[j - 1].lhs or chain_lhs.get(proof.lines[j - 1].chain, "")}'
+            f" = {proof.lines[j - 1].rhs}\\]</div>" for j in range(max(first, 1), k))
         checked = "" if check.method == "definition" else _p("✓ SymPy checked this line", "asb-deck-check")
         body = (before + f'<div class="asb-deck-line">\\[({k})\\quad {lhs} = {line.rhs}\\]</div>'
                 + _p(_tex(line.reason[0].upper() + line.reason[1:]), "asb-deck-reason") + checked)
@@ -179,14 +207,36 @@ def _derive() -> list[Slide]:
     return out
 
 
-def _stop_slides(block: str, explorer: str, indices, notes_first: str = "") -> list[Slide]:
+def _on_screen(explorer: str, stop) -> str:
+    """The numbers the stop talks about as its readout shows them (the package's readout at the
+    stop's settings, :mod:`attention_scaling.readout`): "Unscaled: largest weight 0.108 (mean 0.192 ± 0.009)"."""
+    from .handout import _explorer
+
+    readout = _explorer(explorer).readout(**stop.settings)
+    said = []
+    for group in readout.groups:
+        rows = [r for r in group.rows if not stop.numbers or r.label in stop.numbers]
+        cells = [f"{r.label} {r.cells(True)[0]} (mean {r.cells(True)[1]})" if r.mean is not None
+                 else f"{r.label} {r.cells(False)[0]}" for r in rows]
+        if cells:
+            said.append((f"{group.caption}: " if group.caption else "") + "; ".join(cells))
+    return _p("On the screen: " + html.escape(". ".join(said)) + ".")
+
+
+def _stop_slides(block: str, explorer: str, indices, notes_first: str = "", talk: dict | None = None) -> list[Slide]:
+    """The stop slides of ``explorer`` at ``indices``; their notes: the stop, the numbers on the
+    screen, and ``talk`` (stop index -> HTML) where the instructor page says what to point at."""
+    from .handout import LEGENDS
+
     stops = lesson.stops(explorer)
     out = []
     for i in indices:
         stop = stops[i]
-        notes = _p(f"Stop {i + 1} of {len(stops)}: {html.escape(stop.caption)}.")
-        if not out and notes_first:
-            notes = notes_first + notes
+        end = "" if stop.caption.endswith(("?", ".", "!")) else "."
+        notes = _p(f"Stop {i + 1} of {len(stops)}: {html.escape(stop.caption)}{end}") + _on_screen(explorer, stop)
+        notes += (talk or {}).get(i, "")
+        if not out:
+            notes = notes_first + notes + _p("The figure: " + html.escape(LEGENDS[explorer]))
         out.append(Slide(block, "stop", stop.caption, notes=notes, explorer=explorer, stop=i))
     return out
 
@@ -202,18 +252,29 @@ def _projector_figure(site: Path) -> str:
 
     import matplotlib.pyplot as plt
 
-    from attention_scaling.figures import png_bytes, self_gradient_curve
+    import io
+
+    from attention_scaling.figures import MIN_FONT_KEY, make_legible, self_gradient_curve
 
     built = _built(site, DERIVE, "figure#fig-self-gradient")
     alt = built.find("img").get("alt", "")
     caption = built.select_one("figcaption .caption-text") or built.find("figcaption")
     first = re.search(r"^(.*?[.])\s", caption.decode_contents(), re.S) if caption is not None else None
     fig = self_gradient_curve(EXAMPLES, width=6.8, height=3.2)
-    fig_ratio = 6.8 / 3.2
     try:
-        png = base64.b64encode(png_bytes(fig)).decode("ascii")
+        # as png_bytes, with the figure's smallest font recorded, but cut to what it draws (the
+        # smaller canvas pushes its outer labels past the edge) and at 200 dpi, crisp on a projector
+        smallest = make_legible(fig)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=200, bbox_inches="tight", pad_inches=0.06,
+                    metadata={MIN_FONT_KEY: f"{smallest:g}"})
     finally:
         plt.close(fig)
+    from PIL import Image
+
+    width, height = Image.open(io.BytesIO(buf.getvalue())).size
+    fig_ratio = width / height
+    png = base64.b64encode(buf.getvalue()).decode("ascii")
     # as wide as the slide allows, or as 68 % of the screen's height allows (deck.css)
     ratio = fig_ratio
     return (f'<figure><img class="asb-deck-img" src="data:image/png;base64,{png}" alt="{html.escape(alt)}" '
@@ -231,7 +292,9 @@ def _curve(site: Path) -> list[Slide]:
               _block_note("curve") + _p("Name the peak: P = 1/2, where P(1 − P) = 1/4; at either end it vanishes.")),
         Slide("curve", "question", "The scale explorer: predict first",
               _p(html.escape(PANELS_PREDICTION), "asb-deck-lead") + _p("Write your prediction.", "asb-deck-ask"),
-              _p("Then step through the stops.")),
+              _p("Then step through the stops. What they should see:")
+              + _div(next(a for a in _items(site, T, "answers-to-the-hook-and-the-worksheet")
+                          if "what do the panels do" in a))),
         *_stop_slides("curve", "scale", range(len(lesson.stops("scale"))),
                       _p(html.escape(cut.text)) if cut else ""),
     ]
@@ -245,8 +308,10 @@ def _why(site: Path) -> list[Slide]:
     cut = lesson.SESSION.block("why").cut
     return [
         Slide("why", "theorem", "Why √dₖ: the variance of a dot product", theorem.decode(),
-              _block_note("why") + _p("Write the two lines on the board: E[q·k] = 0 and Var(q·k) = dₖσ²σ²; "
-                                      "then the spread is √dₖ, so dividing by √dₖ keeps it at 1.")),
+              _block_note("why") + _p("On the board, the proof in two lines: E[q·k] = Σ E[qᵢ]E[kᵢ] = 0; "
+                                      "Var(q·k) = Σ Var(qᵢkᵢ) (independent terms) = Σ E[qᵢ²]E[kᵢ²] = dₖσ_q²σ_k². "
+                                      "The spread of q·k is then σ_qσ_k√dₖ: dividing by √dₖ keeps it at σ_qσ_k "
+                                      "whatever dₖ is (1 for unit components).")),
         Slide("why", "table", "SymPy's sympy.stats gives the same moments", table.decode(),
               _p("The table is computed by sympy.stats while the page builds.")),
         Slide("why", "table", "A simulation agrees",
@@ -255,26 +320,45 @@ def _why(site: Path) -> list[Slide]:
     ]
 
 
-def _predict() -> list[Slide]:
+#: The worksheet's last question (attention_book.handout prints it under the table).
+FIX_QUESTION = "In one sentence: what did dividing by √dₖ fix, and what did it not fix?"
+
+
+def _predict(site: Path) -> list[Slide]:
     out = []
     rows = lesson.PREDICTIONS[:lesson.WORKSHEET_ROWS]  # the optional fifth is for the next session
+    # what the class should see at each step (the instructor page's "Slider settings, in order")
+    seen = _items(site, T, "slider-settings-in-order")
     cut = lesson.SESSION.block("predict").cut
     for k, pred in enumerate(rows, 1):
         notes = (_block_note("predict") + (_p(html.escape(cut.text)) if cut else "")) if k == 1 else ""
         out.append(Slide("predict", "question", f"Predict, row {k} of {len(rows)}: {pred.settings}",
                          _p(html.escape(pred.question), "asb-deck-lead")
                          + _p("Write it in the worksheet's row before the next slide.", "asb-deck-ask"),
-                         notes + _p("Give the class a minute; hear one prediction.")))
-        out += _stop_slides("predict", "attention", [i for explorer, i in pred.stops if explorer == "attention"])
+                         notes + _p("Give the class a minute; hear one prediction. What they should see:")
+                         + _div(seen[k - 1])))
+        covered = [i for explorer, i in pred.stops if explorer == "attention"]
+        out += _stop_slides("predict", "attention", covered,
+                            talk={i: _p("Point at:") + _div(seen[k - 1]) for i in covered})
+    out.append(Slide("predict", "question", "In one sentence", _p(html.escape(FIX_QUESTION), "asb-deck-lead")
+                     + _p("Write it under your worksheet.", "asb-deck-ask"),
+                     _div(next(a for a in _items(site, T, "answers-to-the-hook-and-the-worksheet")
+                               if "In one sentence" in a))))
     return out
 
 
 def _discuss(site: Path) -> list[Slide]:
     questions = _items(site, T, "discussion-questions")
     answers = _items(site, T, "answers-to-the-discussion-questions")
-    out = [Slide("discuss", "discussion", f"Discuss, question {k} of {len(questions)}", _p(q, "asb-deck-lead"),
-                 (_block_note("discuss") + _p("Pick two of the four.") if k == 1 else "") + _p(a))
-           for k, (q, a) in enumerate(zip(questions, answers), 1)]
+    quiz_first = _text_of(_built(site, SCALE, "section#check-your-understanding fieldset.asb-question legend"))
+    out = []
+    for k, (q, a) in enumerate(zip(questions, answers), 1):
+        notes = (_block_note("discuss") + _p("Pick two of the four (type the slide's number and Enter to jump).")
+                 if k == 1 else "") + _div(a)
+        if _gives_away(a, quiz_first):
+            notes += _p("Its answer gives away the quiz's first question: pick it only if the quiz is skipped.")
+        out.append(Slide("discuss", "discussion", f"Discuss, question {k} of {len(questions)}",
+                         _p(q, "asb-deck-lead"), notes))
     quiz = _built(site, SCALE, "section#check-your-understanding div.asb-quiz")
     fields = quiz.select("fieldset.asb-question")
     letters = "ABCDEFGH"
@@ -295,12 +379,22 @@ def _discuss(site: Path) -> list[Slide]:
     return out
 
 
+def _text_of(node) -> str:
+    return " ".join(node.get_text(" ").split())
+
+
+def _gives_away(answer: str, question: str) -> bool:
+    """Whether a discussion answer names both numbers of a quiz question ("from 64 to 256")."""
+    numbers = set(re.findall(r"\b\d{2,}\b", question))
+    return len(numbers) >= 2 and numbers <= set(re.findall(r"\b\d{2,}\b", _text_of(_soup_of(answer))))
+
+
 def _ticket(site: Path) -> list[Slide]:
     items = "".join(f"<li>{html.escape(q)}</li>" for q in worksheets.EXIT_QUESTIONS)
     answers = _built(site, T, "section#answers-to-the-exit-ticket")
     for h in answers.find_all(["h2", "h3"]):
         h.decompose()
-    return [Slide("exit-ticket", "ticket", "Exit ticket: on your own sheet",
+    return [Slide("exit-ticket", "ticket", "Exit ticket: on the printed ticket",
                   f'<ol class="asb-deck-ticket asb-deck-lead">{items}</ol>',
                   _block_note("exit-ticket") + answers.decode_contents())]
 
@@ -311,7 +405,7 @@ def slides(site) -> list[Slide]:
     site = Path(site)
     if not (site / T).is_file():
         raise ValueError(f"site must be the instructor's edition of the built book (with {T}), got {site}")
-    out = _hook(site) + _derive() + _curve(site) + _why(site) + _predict() + _discuss(site) + _ticket(site)
+    out = _hook(site) + _derive() + _curve(site) + _why(site) + _predict(site) + _discuss(site) + _ticket(site)
     order = [b.slug for b in lesson.SESSION.blocks]
     if [s.block for s in out] != sorted((s.block for s in out), key=order.index):
         raise ValueError("the slides must follow the plan's blocks in order")
@@ -360,7 +454,7 @@ def deck_html(site, footer: str = "") -> str:
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{title}</title>"
-        '<link rel="stylesheet" href="../_static/book.css"><link rel="stylesheet" href="../_static/deck.css">'
+        '<link rel="stylesheet" href="../_static/book.css"><link rel="stylesheet" href="deck.css">'
         "</head><body class=\"asb-deck-page\">"
         f'<main class="asb-deck" data-plan="{plan}" aria-label="{title}">'
         '<header class="asb-deck-head"><h1>' + html.escape(lesson.SESSION.title) + ": the 50-minute session</h1>"
@@ -371,18 +465,37 @@ def deck_html(site, footer: str = "") -> str:
         "B or . black screen, F full screen, P presenter view, Esc twice to leave. "
         "The presenter view (a second window) shows the notes, the next slide, a clock and the time "
         "left against the plan, and follows the slides both ways.</p>"
-        "<noscript><p>Presenting needs JavaScript: without it the slides are listed below.</p></noscript></header>"
+        "<p class=\"asb-deck-help\">The slides use the built book's scripts, styles and fonts: to take them to "
+        "the classroom, copy the whole built folder (or open them from its web server), not this file alone. "
+        "Type a slide's number and Enter to jump to it.</p>"
+        '<p><label><input type="checkbox" class="asb-deck-show-notes"> Show the presenter notes in this list '
+        "(they hold the answers: keep them off the projector)</label></p>"
+        "<noscript><p>Presenting needs JavaScript: without it the slides are listed below, with their "
+        "notes.</p></noscript></header>"
         + "".join(sections)
         + f'<div class="asb-deck-players" hidden>{_players([s for s in all_slides if s.kind == "stop"])}</div>'
         + (f'<footer class="asb-deck-foot">{footer}</footer>' if footer else "")
         + "</main>"
-        '<script defer src="../_static/player.js"></script><script defer src="../_static/deck.js"></script>'
+        '<script defer src="../_static/player.js"></script><script defer src="deck.js"></script>'
         "</body></html>\n")
 
 
+#: The slides' script and stylesheet, in this package; written beside the slides.
+ASSETS = ("deck.js", "deck.css")
+
+
 def write_deck(outdir, footer: str = "") -> list[Path]:
-    """Write the deck into the built instructor's site ``outdir``; return its path."""
+    """Write the deck, its script and its stylesheet into the built instructor's site
+    ``outdir``; return their paths, the page first."""
+    from importlib.resources import files
+
     out = Path(outdir) / DECK_PATH
     out.parent.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in ASSETS:
+        asset = out.parent / name
+        asset.write_text(files("attention_book").joinpath("deck_assets", name).read_text(encoding="utf-8"),
+                         encoding="utf-8")
+        written.append(asset)
     out.write_text(deck_html(outdir, footer), encoding="utf-8")
-    return [out]
+    return [out, *written]

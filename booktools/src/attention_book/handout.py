@@ -1,9 +1,15 @@
-"""Session handouts: a student and an instructor version of each session the instructor page plans.
+"""Session handouts: what a student and an instructor print for each session the instructor page plans.
 
-``make handout`` (``scripts/make_handout.py``) writes four PDFs to ``_build/handout/``::
+``make handout`` (``scripts/make_handout.py``) writes :data:`DOCUMENTS` to ``_build/handout/``::
 
-    session-50min-student.pdf     session-50min-instructor.pdf
-    workshop-2h-student.pdf       workshop-2h-instructor.pdf
+    session-50min-student.pdf      the four-page student sheet (hook and notation; the proof;
+                                   the worksheet; the quiz), a part a page
+    session-50min-exit-ticket.pdf  the exit ticket, one page
+    session-50min-after.pdf        after the session: the chapters' text, the explorers' strips
+    session-50min-instructor.pdf   a run sheet, the plan, the material, an answer key
+    workshop-2h-student.pdf        the session's material and three labs; the exit ticket on
+                                   the last sheet (an odd page: the back of no lab page)
+    workshop-2h-instructor.pdf
 
 Each is assembled here as ONE self-contained HTML document, in the order of the plan on
 ``book/teach-with-this-book.md``, from the built pages (their sections, figures and maths)
@@ -14,7 +20,7 @@ and the contents page of the second print gives those page numbers).
 
 What goes where:
 
-* The student version has no instructor material and no answers: the built pages' answers
+* What a student holds has no instructor material and no answers: the built pages' answers
   (``details.asb-answer``, folded answers, exercise solutions, the quiz's answers and its
   answer key) are left out, and every "Predict" box becomes a labelled space to write in.
 * The instructor version starts with the plan (timings, slider settings, misconceptions,
@@ -43,12 +49,22 @@ from typing import NamedTuple
 from attention_scaling import lesson, worksheets
 from attention_scaling.readout import readout_html
 
-__all__ = ["SESSIONS", "VERSIONS", "OUT_DIR", "filename", "handout_html", "strip_html",
+__all__ = ["SESSIONS", "VERSIONS", "DOCUMENTS", "OUT_DIR", "filename", "handout_html", "strip_html",
            "print_handout", "make_handouts", "outline", "wait_for_maths", "MEASURE_JS"]
 
 #: Sessions the instructor page plans, and the versions of each.
 SESSIONS = ("session-50min", "workshop-2h")
-VERSIONS = ("student", "instructor")
+VERSIONS = ("student", "exit-ticket", "after", "instructor")
+#: What ``make handout`` prints, (session, version) each. The 50-minute session: the student
+#: sheet (four pages: the hook, the notation and the proof; the worksheet; the quiz), the exit
+#: ticket on a sheet of its own, the "after the session" handout (the chapters' text and the
+#: explorers at each stop) and the instructor's version. The workshop: the student's packet
+#: (its exit ticket on the last sheet, the back of no lab page) and the instructor's.
+DOCUMENTS = (("session-50min", "student"), ("session-50min", "exit-ticket"), ("session-50min", "after"),
+             ("session-50min", "instructor"), ("workshop-2h", "student"), ("workshop-2h", "instructor"))
+#: What each version is called on its cover.
+WHO = {"student": "Student sheet", "exit-ticket": "Exit ticket", "after": "After the session",
+       "instructor": "Instructor's handout, with the plan and the answer key"}
 #: Where ``make handout`` writes the PDFs, relative to the repository.
 OUT_DIR = Path("_build") / "handout"
 TITLE = worksheets.SESSION
@@ -75,11 +91,12 @@ MARGIN = {"top": "10mm", "bottom": "14mm", "left": "14mm", "right": "14mm"}
 
 
 def filename(session: str, version: str) -> str:
-    """``session-50min-student.pdf`` and so on."""
+    """``session-50min-student.pdf`` and so on, for a document of :data:`DOCUMENTS`."""
     if session not in SESSIONS:
         raise ValueError(f"session must be one of {', '.join(SESSIONS)}, got {session!r}")
-    if version not in VERSIONS:
-        raise ValueError(f"version must be one of {', '.join(VERSIONS)}, got {version!r}")
+    if (session, version) not in DOCUMENTS:
+        versions = [v for s, v in DOCUMENTS if s == session]
+        raise ValueError(f"version must be one of {', '.join(versions)} for {session}, got {version!r}")
     return f"{session}-{version}.pdf"
 
 
@@ -549,36 +566,108 @@ def _lab_part(site: Path, n: int, lab: str, title: str, instructor: bool, key: l
     return _section_html(f"{n}. {title}", lab, intro + tasks, "ho-lab")
 
 
-def _run_sheet(session: str) -> str:
-    """The instructor's first page: the session's blocks with their minutes, what each holds
-    (the explorers' stops: what Present steps through) and its cut cue, from the lesson plan's
-    data (attention_scaling.lesson), as the instructor page's "Pace and cut cues" table."""
+def _slide_numbers(site: Path) -> dict[str, str]:
+    """Block slug -> its slides in the session's deck ("4–17"), read from the built deck."""
+    from .deck import DECK_PATH
+
+    found: dict[str, list[int]] = {}
+    for k, slide in enumerate(_page(str(site), DECK_PATH).soup.select("section.asb-slide"), 1):
+        found.setdefault(slide["data-block"], []).append(k)
+    return {slug: f"{ks[0]}–{ks[-1]}" if len(ks) > 1 else str(ks[0]) for slug, ks in found.items()}
+
+
+def _run_sheet(site: Path, session: str) -> str:
+    """The instructor's first page: the session's blocks with their minutes, their slides in the
+    session's deck (``present/session-50min.html``), what each holds and its cut cue, from the
+    lesson plan's data (attention_scaling.lesson), as the instructor page's "Pace and cut cues" table."""
+    slides = _slide_numbers(site)
     rows = []
     for b in lesson.SESSION.blocks:
         held = b.held
         cut = html.escape(b.cut.text) + f" <i>(saves {b.cut.saves:g} min)</i>" if b.cut else "–"
-        rows.append(f"<tr><td>{b.times}</td><td><b>{html.escape(b.title)}</b></td>"
+        rows.append(f"<tr><td>{b.times}</td><td><b>{html.escape(b.title)}</b></td><td>{slides.get(b.slug, '–')}</td>"
                     f"<td>{html.escape(held)}</td><td>{cut}</td></tr>")
     if session == "workshop-2h":
-        rows += [f"<tr><td>{b.times}</td><td><b>{html.escape(b.title)}</b></td><td></td><td>–</td></tr>"
+        rows += [f"<tr><td>{b.times}</td><td><b>{html.escape(b.title)}</b></td><td>–</td><td></td><td>–</td></tr>"
                  for b in lesson.WORKSHOP.blocks[1:]]
     body = (f"<p>{lesson.SESSION.minutes} minutes, {lesson.SESSION.slack:g} of them spare at the plan's pace; "
-            "check the clock at each cue. On the projector: the explorer's <b>Present</b> button steps "
-            "through its stops (→ or a clicker), in the order below.</p>"
-            "<table class=\"ho-run\"><thead><tr><th>Time</th><th>Block</th><th>What it holds</th>"
+            "check the clock at each cue. On the projector: the session's slides "
+            "(<code>present/session-50min.html</code> in the instructor's edition; type a slide's number and "
+            "Enter to jump), or each explorer's <b>Present</b> button, which steps through its stops.</p>"
+            "<table class=\"ho-run\"><thead><tr><th>Time</th><th>Block</th><th>Slides</th><th>What it holds</th>"
             "<th>If you run late</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
     # on the cover, before the contents: not a heading (the contents and bookmarks list the parts)
     return f'<div class="ho-run-sheet"><p class="ho-run-title">Run sheet</p>{body}</div>'
 
 
-def _parts(site: Path, session: str, instructor: bool) -> list[str]:
+def _hook(site: Path, instructor: bool, key: list, sheet: bool = False) -> str:
+    notation = _children(site, B + "intro.html", "notation", instructor, key, "notation",
+                         drop=["div.pst-scrollable-table-container ~ p"])  # how the book writes errors
+    if sheet:
+        notation = _session_notation(notation)
+    return (f'<div class="ho-box ho-hook"><p><b>Hook.</b> {html.escape(HOOK)}</p></div>'
+            + _write_space("Your guess, and why") + "<h2>Notation</h2>" + notation)
+
+
+#: The chapters the 50-minute session teaches from (derive-the-softmax-gradient, scale-the-scores).
+SESSION_CHAPTERS = {1, 3}
+
+
+def _session_notation(notation: str) -> str:
+    """The notation table for the student sheet: its symbols and meanings (not the code's
+    names), without the rows that only later chapters use (their meaning names chapters, none
+    of them the session's)."""
+    soup = _soup(notation)
+    table = soup.find("table")
+    for row in table.find_all("tr"):
+        cells = row.find_all(["td", "th"])
+        if len(cells) == 3:
+            cells[2].decompose()
+        named = {int(n) for m in re.finditer(r"\(chapters? ([0-9, and]+)", row.get_text(" "))
+                 for n in re.findall(r"\d+", m.group(1))}
+        if named and not named & SESSION_CHAPTERS:
+            row.decompose()
+    for col in table.find_all("col")[2:]:
+        col.decompose()
+    return soup.decode()
+
+
+def _proof_table(site: Path) -> str:
+    """The proof as the session's slides show it (attention_book.deck: the SymPy-checked lines,
+    typeset when the book was built), one row a line: the line, its reason, whether SymPy
+    checked it."""
+    from .deck import DECK_PATH
+
+    page = _page(str(site), DECK_PATH)
+    rows = []
+    for slide in page.soup.select('section.asb-slide[data-kind="proof"]'):
+        line = slide.select_one(".asb-deck-line").decode_contents()
+        reason = slide.select_one(".asb-deck-reason").decode_contents()
+        checked = "SymPy" if slide.select_one(".asb-deck-check") else "definition"
+        rows.append(f"<tr><td>{line}</td><td>{reason}</td><td>{checked}</td></tr>")
+    if not rows:
+        raise ValueError(f"{DECK_PATH} in {site} has no proof slides: build the instructor's edition")
+    return ('<table class="ho-proof"><thead><tr><th>Line</th><th>Reason</th><th>Checked by</th></tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table>")
+
+
+def _discuss(site: Path, instructor: bool, key: list) -> str:
+    return ("<p>Circle one answer to each question, then discuss it with your neighbour.</p>"
+            + _children(site, B + "scale-the-scores.html", "check-your-understanding", instructor, key, "quiz",
+                        drop=["section > p"]))  # the page's words are about its on-screen feedback
+
+
+def _ticket_html() -> str:
+    return "".join(f'<p class="ho-q">{i}. {html.escape(q)}</p>' + _write_space("Your answer")
+                   for i, q in enumerate(worksheets.EXIT_QUESTIONS, 1))
+
+
+def _parts(site: Path, session: str, instructor: bool, ticket: str = "in place") -> list[str]:
+    """The handout's parts in the plan's order. ``ticket``: the exit ticket "in place" (after
+    the quiz), "last" (on a sheet of its own at the end, see :func:`handout_html`) or "none"."""
     key: list = []
     parts = [_plan_part(site, session, key)] if instructor else []
-    hook = (f'<div class="ho-box ho-hook"><p><b>Hook.</b> {html.escape(HOOK)}</p></div>'
-            + _write_space("Your guess, and why") + "<h2>Notation</h2>"
-            + _children(site, B + "intro.html", "notation", instructor, key, "notation",
-                        drop=["div.pst-scrollable-table-container ~ p"]))  # how the book writes errors
-    parts.append(_block_html("hook", hook))
+    parts.append(_block_html("hook", _hook(site, instructor, key)))
     derive = _sections(site, B + "derive-the-softmax-gradient.html",
                        ["define-the-softmax", "rebuild-the-proof-line-by-line"], instructor, key, "derive",
                        drop=["details.sd-dropdown"])  # the table of checks repeats the proof's lines
@@ -592,18 +681,40 @@ def _parts(site: Path, session: str, instructor: bool) -> list[str]:
     parts.append(_predict_part(site, instructor, key))
     parts.append(_section_html("5b. Optional: when the vectors grow, normalise them", "qk-norm",
                                _qk_norm(site, instructor)))
-    discuss = ("<p>Circle one answer to each question, then discuss it with your neighbour.</p>"
-               + _children(site, B + "scale-the-scores.html", "check-your-understanding", instructor, key, "quiz",
-                           drop=["section > p"]))  # the page's words are about its on-screen feedback
-    parts.append(_block_html("discuss", discuss))
-    ticket = "".join(f'<p class="ho-q">{i}. {html.escape(q)}</p>' + _write_space("Your answer")
-                     for i, q in enumerate(worksheets.EXIT_QUESTIONS, 1))
-    parts.append(_block_html("exit-ticket", ticket, "ho-ticket"))
+    parts.append(_block_html("discuss", _discuss(site, instructor, key)))
+    if ticket == "in place":
+        parts.append(_block_html("exit-ticket", _ticket_html(), "ho-ticket"))
     if session == "workshop-2h":
         parts += [_lab_part(site, n, lab, title, instructor, key) for n, (lab, title) in enumerate(LABS, 8)]
+    if ticket == "last":
+        parts.append(_block_html("exit-ticket", _ticket_html(), "ho-ticket ho-own-sheet"))
     parts = [_with_references(part) for part in parts]
     if instructor:
         parts.append(_answer_key(site, session, key))
+    return [_print_wording(p) for p in parts]
+
+
+def _sheet_parts(site: Path) -> list[str]:
+    """The 50-minute session's student sheet, a page each: the hook and the notation; the proof;
+    the worksheet (the scale explorer's prediction and the main explorer's rows); the quiz. No
+    strip, no answer: what answers a prediction is on the projector, then in the "after the
+    session" handout."""
+    key: list = []
+    derive_page = B + "derive-the-softmax-gradient.html"
+    theorem, _path = _section(site, derive_page, "rebuild-the-proof-line-by-line")
+    theorem = _clean(_soup(f"<section>{theorem.select_one('div#thm-self-gradient')}</section>").section, _path,
+                     False, key, "derive").decode_contents()
+    derive = (_children(site, derive_page, "define-the-softmax", False, key, "derive") + theorem
+              + "<h2>The proof, line by line</h2>" + _proof_table(site))
+    worksheet = (_write_space(PANELS_PREDICTION)
+                 + "<h2>Your predictions</h2><p>Before each move of the main explorer, write what you expect; "
+                 "then look at the projector and write what you saw.</p>" + _worksheet_table()
+                 + _write_space("In one sentence: what did dividing by √dₖ fix, and what did it not fix?"))
+    parts = [_block_html("hook", _hook(site, False, key, sheet=True), "ho-sheet-page"),
+             _block_html("derive", derive, "ho-sheet-page"),
+             _section_html(f"Predict, then check: your worksheet ({lesson.SESSION.block('curve').times} and "
+                           f"{lesson.SESSION.block('predict').times})", "worksheet", worksheet, "ho-sheet-page"),
+             _block_html("discuss", _discuss(site, False, key), "ho-sheet-page")]
     return [_print_wording(p) for p in parts]
 
 
@@ -843,28 +954,51 @@ div.proof { break-inside: avoid; page-break-inside: avoid; }  /* its derivation 
 .ho-ref { font-size: 8.5pt; }
 .ho-keep { break-inside: avoid; page-break-inside: avoid; }  /* a short section's words stay with its heading */
 .ho-contents ol.ho-long { columns: 2; column-gap: 1.6em; font-size: 9pt; }
+/* the student sheet: a part a page */
+table.ho-proof { width: 100%; } table.ho-proof td { vertical-align: middle; padding: 0.05em 0.4em; }
+table.ho-proof mjx-container[display="true"] { margin: 0.15em 0 !important; text-align: left !important; }
+.ho-sheet-page + .ho-sheet-page { break-before: page; page-break-before: always; }
+.ho-student .ho-cover, .ho-exit-ticket .ho-cover { margin-bottom: 0.3em; }
+/* the workshop's exit ticket: a sheet of its own at the end (a blank page first if needed) */
+.ho-own-sheet, .ho-filler + .ho-own-sheet { break-before: page; page-break-before: always; }
+.ho-filler { break-before: page; page-break-before: always; color: #777; font-size: 9pt; text-align: center; padding-top: 40%; }
 .ho-contents li { margin: 0.05em 0; } .ho-toc-h2 { font-size: 9pt; }
 """
 
 
-def handout_html(site, session: str, version: str, pages: list | None = None) -> str:
+def _body(site: Path, session: str, version: str) -> str:
+    if version == "student" and session == "session-50min":
+        return "".join(_sheet_parts(site))
+    if version == "exit-ticket":
+        return _block_html("exit-ticket", _ticket_html(), "ho-ticket")
+    ticket = {"after": "none", "instructor": "in place"}.get(version, "last")
+    return "".join(_parts(site, session, version == "instructor", ticket))
+
+
+def handout_html(site, session: str, version: str, pages: list | None = None, filler: bool = False) -> str:
     """The whole handout as one HTML document; ``pages`` lists the page number of each h1
-    and h2 heading in order (from a first print), for the contents page."""
+    and h2 heading in order (from a first print), for the contents page. The student sheet and
+    the exit ticket have no contents page. ``filler``: a blank page before the exit ticket at
+    the end of the workshop's packet, so that it starts a sheet of its own."""
     site = Path(site)
     filename(session, version)  # validates
     if not (site / "book").is_dir():
         raise ValueError(f"site must be the built book's directory (with book/), got {site}")
-    instructor = version == "instructor"
-    body = "".join(_parts(site, session, instructor))
-    who = "Instructor's handout, with the plan and the answer key" if instructor else "Student handout"
+    body = _body(site, session, version)
+    if filler:
+        at = body.rfind('<section class="ho-part ho-ticket ho-own-sheet">')
+        if at < 0:
+            raise ValueError(f"filler: {session} {version} has no exit ticket on a sheet of its own")
+        body = body[:at] + '<div class="ho-filler"><p>This page is left blank: the exit ticket is on a sheet of its own.</p></div>' + body[at:]
+    contents = version not in ("exit-ticket",) and not (version == "student" and session == "session-50min")
     cover = (f'<header class="ho-cover"><p class="ho-title">{html.escape(TITLE)}</p>'
-             f'<p class="ho-subtitle">{SESSION_NAMES[session]}: {who}</p>'
-             + (_run_sheet(session) if instructor else '<div class="ho-meta"><span>Name:</span><span>Date:</span></div>')
-             + _contents(body, pages) + "</header>")
+             f'<p class="ho-subtitle">{SESSION_NAMES[session]}: {WHO[version]}</p>'
+             + (_run_sheet(site, session) if version == "instructor" else '<div class="ho-meta"><span>Name:</span><span>Date:</span></div>')
+             + (_contents(body, pages) if contents else "") + "</header>")
     mathjax = _mathjax_head(site)
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{html.escape(TITLE)}: {SESSION_NAMES[session]} ({version})</title>"
-            f"<style>{_STYLE}</style>{mathjax}</head><body><main>{cover}{body}</main></body></html>\n")
+            f"<style>{_STYLE}</style>{mathjax}</head><body class=\"ho-{version}\"><main>{cover}{body}</main></body></html>\n")
 
 
 def _mathjax_head(site: Path) -> str:
@@ -968,13 +1102,19 @@ def print_handout(browser, site, session: str, version: str, out) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     scratch = out.with_suffix(".html")  # the one HTML document the PDF is printed from
     first = _print(browser, handout_html(site, session, version), session, version, scratch)
-    pages = [number for level, _title, number in outline(io.BytesIO(first)) if level <= 2]
-    final = _print(browser, handout_html(site, session, version, pages), session, version, scratch)
+    marks = [(title, number) for level, title, number in outline(io.BytesIO(first)) if level <= 2]
+    pages = [number for _title, number in marks]
+    # the workshop's exit ticket, last, must start a sheet (an odd page) when printed on both sides
+    filler = (version == "student" and session == "workshop-2h" and bool(marks)
+              and marks[-1][1] % 2 == 0 and lesson.SESSION.block("exit-ticket").title in marks[-1][0])
+    if filler:
+        pages[-1] += 1
+    final = _print(browser, handout_html(site, session, version, pages, filler), session, version, scratch)
     out.write_bytes(final)
     return out
 
 
 def make_handouts(browser, site, out_dir) -> list[Path]:
-    """All four handouts into ``out_dir``; returns their paths."""
+    """Every document of :data:`DOCUMENTS` into ``out_dir``, in that order; returns their paths."""
     out_dir = Path(out_dir)
-    return [print_handout(browser, site, s, v, out_dir / filename(s, v)) for s in SESSIONS for v in VERSIONS]
+    return [print_handout(browser, site, s, v, out_dir / filename(s, v)) for s, v in DOCUMENTS]

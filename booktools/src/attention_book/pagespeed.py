@@ -230,6 +230,32 @@ def _trimmed_cached(css: str, words: set, cache: Path) -> str:
     return trimmed
 
 
+def _theme_files(outdir: Path) -> list[Path]:
+    """The pages and scripts whose words may name a class of the theme's stylesheet: every
+    script, and every page, but those of pages that do not load the theme (the printable
+    sheets, the session's slides) and the scripts only such pages load (the slides' deck.js):
+    a word there ("toast", "show") would keep the theme's rules for every page that does."""
+    files = [p for p in outdir.rglob("*") if p.suffix in (".html", ".js")
+             and p.parts[len(outdir.parts)] != "_sources" and p.name != "searchindex.js"]
+    pages = [p for p in files if p.suffix == ".html"]
+    themed = {p for p in pages if "styles/theme.css" in p.read_text(encoding="utf-8", errors="replace")}
+    if not themed:  # a site built by another theme: every file counts
+        return files
+
+    def scripts(page: Path) -> set[Path]:
+        found = set()
+        for src in re.findall(r'<script\b[^>]*\bsrc="([^"]+)"', page.read_text(encoding="utf-8", errors="replace")):
+            local = _local(src)
+            if local is not None:
+                found.add((page.parent / local).resolve())
+        return found
+
+    loaded_by_theme = set().union(*(scripts(p) for p in themed))
+    loaded_elsewhere = set().union(set(), *(scripts(p) for p in pages if p not in themed)) - loaded_by_theme
+    return [p for p in files if (p.suffix == ".html" and p in themed)
+            or (p.suffix == ".js" and p.resolve() not in loaded_elsewhere)]
+
+
 def trim_theme_css(outdir) -> dict | None:
     """Remove the rules of the theme's stylesheet (``THEME_CSS``) that cannot match on any
     page of the built site under ``outdir``: those that need a class or id that no page
@@ -244,10 +270,8 @@ def trim_theme_css(outdir) -> dict | None:
     if not css_path.is_file():
         return None
     words = set()
-    for path in outdir.rglob("*"):
-        if path.suffix in (".html", ".js") and path.parts[len(outdir.parts)] != "_sources" and \
-                path.name != "searchindex.js":
-            words.update(re.findall(r"[A-Za-z_][\w-]*", path.read_text(encoding="utf-8", errors="replace")))
+    for path in _theme_files(outdir):
+        words.update(re.findall(r"[A-Za-z_][\w-]*", path.read_text(encoding="utf-8", errors="replace")))
     css = css_path.read_text(encoding="utf-8")
     trimmed = _trimmed_cached(css, words, outdir.parent / TRIM_CACHE)
     if trimmed != css:

@@ -343,7 +343,8 @@ def _write_instructor_sheets(app, out: Path, favicon: bytes) -> None:
         return
     paths = [Path(p) for p in write(out, footer=_footer(app))]
     for path in paths:
-        _tag_sheet(app, path, favicon)
+        if path.suffix == ".html":  # a page (the rest are its script and stylesheet)
+            _tag_sheet(app, path, favicon)
     (out / INSTRUCTOR_FILES).write_text("".join(p.relative_to(out).as_posix() + "\n" for p in paths),
                                         encoding="utf-8")
     logger.info("attention_book: wrote the instructor's %s", ", ".join(p.relative_to(out).as_posix() for p in paths))

@@ -51,7 +51,9 @@
     players[holder.getAttribute("data-explorer")] = holder.querySelector(".asb-player");
   });
   function playerFor(slide) { return players[slide.getAttribute("data-explorer")] || null; }
-  var host = { step: function (by) { go(current + by); }, leave: function () { leave(); } };
+  // the explorer's own Close button, while the deck shows it: as Escape, a first press arms
+  var host = { step: function (by) { go(current + by); },
+               leave: function () { if (armed !== null) { leave(); } else { arm(); } } };
   function fit(slide) {  // the largest text, from BASE down to SMALLEST, with nothing off the screen
     var h = window.innerHeight;
     for (var share = BASE; share >= SMALLEST - 1e-9; share -= 0.001) {
@@ -69,11 +71,11 @@
     pairPanels(root, Number(slide.getAttribute("data-panel") || 0));
     watchNumbers(root, JSON.parse(slide.getAttribute("data-numbers") || "[]"));
   }
-  // The panel the stop talks about and its neighbour (the first two, or the last two): what a
+  // The panel the stop talks about and its neighbour (on its right, or for the last, its left): what a
   // 4:3 screen shows (deck.css), two panels large enough to read rather than three too small.
   function pairPanels(root, panel) {
     var panels = root.querySelectorAll(".asb-panel");
-    var first = Math.max(0, Math.min(panels.length - 2, panel === 0 ? 0 : panel - 1));
+    var first = Math.max(0, Math.min(panels.length - 2, panel));  // the stop's panel and the one right of it
     [].forEach.call(panels, function (p, i) { p.classList.toggle("asb-deck-pair", i === first || i === first + 1); });
     if (root.asbLayout) { root.asbLayout(); }
   }
@@ -193,19 +195,55 @@
     }
     disarm();
     var key = e.key;
+    if (/^[0-9]$/.test(key)) {  // a slide's number, then Enter: jump to it
+      e.preventDefault();
+      typed = (typed + key).slice(-3);
+      showTyped();
+      return;
+    }
+    if (key === "Enter" && typed) {
+      e.preventDefault();
+      var to = Number(typed) - 1;
+      typed = "";
+      showTyped();
+      if (to >= 0 && to < slides.length) { go(to); }
+      return;
+    }
+    if (typed) { typed = ""; showTyped(); }
     if (key === "b" || key === "B" || key === ".") { e.preventDefault(); setBlank(!blanked, false); return; }
     if (!presenter && (key === "f" || key === "F")) { e.preventDefault(); fullscreen(); return; }
     if (!presenter && (key === "p" || key === "P")) { e.preventDefault(); openPresenter(); return; }
     if (key === "Home" || key === "End") { e.preventDefault(); go(key === "Home" ? 0 : slides.length - 1); return; }
     if (key in NEXT) { e.preventDefault(); e.stopPropagation(); go(current + NEXT[key]); }
   }
+  var typed = "", jumpBox = null;
+  function showTyped() {
+    if (!jumpBox) {
+      jumpBox = document.createElement("p");
+      jumpBox.className = "asb-deck-jump";
+      jumpBox.setAttribute("role", "status");
+      document.body.appendChild(jumpBox);
+    }
+    jumpBox.textContent = typed ? "Go to slide " + typed + " (Enter)" : "";
+    jumpBox.hidden = !typed;
+  }
   document.addEventListener("keydown", onKey, true);
+  window.addEventListener("hashchange", function () {  // the address bar, or the browser's Back
+    var h = /^#slide-(\d+)$/.exec(window.location.hash);
+    if (h && presenting && Number(h[1]) - 1 !== current) { go(Number(h[1]) - 1); }
+  });
   document.addEventListener("fullscreenchange", function () {  // the browser's own Escape: a first press
     if (presenting && !document.fullscreenElement) { if (ownExit) { ownExit = false; } else { arm(); } }
   });
 
   // --- the presenter view -----------------------------------------------------------------
+  // The clock survives a reload of the presenter's window (localStorage, per deck).
+  var clockKey = name + ":clock";
   var clock = { started: null, paused: 0, running: false };
+  try { clock = JSON.parse(window.localStorage.getItem(clockKey)) || clock; } catch (err) { /* none kept */ }
+  function keepClock() {
+    try { window.localStorage.setItem(clockKey, JSON.stringify(clock)); } catch (err) { /* private mode */ }
+  }
   function elapsed() {
     return clock.running ? clock.paused + (Date.now() - clock.started) / 1000 : clock.paused;
   }
@@ -227,8 +265,8 @@
       var root = playerFor(slides[k]);
       var p = document.createElement("p");
       p.className = "asb-pv-stop";
-      p.textContent = "The " + slides[k].getAttribute("data-explorer") + " explorer, stop " + (s + 1) +
-        (root && root.asbStops ? " of " + root.asbStops : "") + " (on the audience's screen)";
+      p.textContent = "The " + slides[k].getAttribute("data-explorer") + " explorer at stop " + (s + 1) +
+        (root && root.asbStops ? " of " + root.asbStops : "") + ", on the projector; its numbers are in the notes.";
       copy.querySelector(".asb-slide-body").appendChild(p);
     }
     box.appendChild(copy);
@@ -248,7 +286,8 @@
       '<p class="asb-pv-block"></p><p class="asb-pv-cue"></p>' +
       '<p class="asb-pv-nav"><button type="button" class="asb-pv-back">← Back</button> ' +
       '<button type="button" class="asb-pv-next">Next →</button> ' +
-      '<button type="button" class="asb-pv-blank">Black screen (B)</button></p></div>' +
+      '<button type="button" class="asb-pv-blank">Black screen (B)</button> ' +
+      '<label>Go to <select class="asb-pv-go"></select></label></p></div>' +
       '<section class="asb-pv-now" aria-label="This slide"></section>' +
       '<section class="asb-pv-notes" aria-label="Notes for this slide"></section>' +
       '<section class="asb-pv-upcoming" aria-label="The next slide"></section>';
@@ -259,12 +298,22 @@
     view.querySelector(".asb-pv-toggle").addEventListener("click", function () {
       if (clock.running) { clock.paused = elapsed(); clock.running = false; }
       else { clock.started = Date.now(); clock.running = true; }
+      keepClock();
       tick();
     });
     view.querySelector(".asb-pv-reset").addEventListener("click", function () {
       clock = { started: null, paused: 0, running: false };
+      keepClock();
       tick();
     });
+    var pick = view.querySelector(".asb-pv-go");
+    slides.forEach(function (s, k) {
+      var o = document.createElement("option");
+      o.value = String(k);
+      o.textContent = (k + 1) + ". " + s.querySelector(".asb-slide-title").textContent;
+      pick.appendChild(o);
+    });
+    pick.addEventListener("change", function () { go(Number(pick.value)); });
     setInterval(tick, 1000);
   }
   function tick() {
@@ -273,11 +322,13 @@
     view.querySelector(".asb-pv-elapsed").textContent = mmss(t);
     view.querySelector(".asb-pv-toggle").textContent = clock.running ? "Pause" :
       (t > 0 ? "Go on" : "Start the clock");
-    var left = b.end * 60 - t;
-    var block = view.querySelector(".asb-pv-block");
-    block.textContent = b.title + " (" + b.times + "): " +
-      (left >= 0 ? mmss(left) + " left in this block" : mmss(-left) + " past its end");
-    block.classList.toggle("asb-pv-late", left < 0);
+    // against the plan: before the block's start, ahead; inside it, the time left; past its end, behind
+    var block = view.querySelector(".asb-pv-block"), said;
+    if (t < b.start * 60) { said = mmss(b.start * 60 - t) + " ahead of the plan (this block starts at minute " + b.start + ")"; }
+    else if (t <= b.end * 60) { said = mmss(b.end * 60 - t) + " left in this block"; }
+    else { said = mmss(t - b.end * 60) + " behind the plan (this block ended at minute " + b.end + ")"; }
+    block.textContent = b.title + " (" + b.times + "): " + said;
+    block.classList.toggle("asb-pv-late", t > b.end * 60);
     var cue = view.querySelector(".asb-pv-cue");
     cue.textContent = !b.cut ? "" : (minute >= b.cut.at ? "You are past minute " + b.cut.at + ": " :
       "Cut cue, if you are past minute " + b.cut.at + ": ") + b.cut.skip + " (saves " + b.cut.saves + " min).";
@@ -301,6 +352,7 @@
     var own = slide.querySelector(".asb-notes");
     notes.innerHTML = own && own.innerHTML.trim() ? own.innerHTML : "<p>No notes for this slide.</p>";
     view.querySelector(".asb-pv-blank").textContent = blanked ? "Show the screen (B)" : "Black screen (B)";
+    view.querySelector(".asb-pv-go").value = String(current);
     tick();
   }
 
@@ -319,6 +371,12 @@
     b.addEventListener("click", function () { start(k, true); });
     s.insertBefore(b, s.firstChild);
   });
+  document.documentElement.classList.add("asb-deck-js");
+  var showNotes = deck.querySelector(".asb-deck-show-notes");
+  if (showNotes) {
+    showNotes.checked = false;
+    showNotes.addEventListener("change", function () { deck.classList.toggle("asb-deck-notes-shown", showNotes.checked); });
+  }
   var startButton = deck.querySelector(".asb-deck-start");
   if (startButton) { startButton.addEventListener("click", function () { start(0, true); }); }
   var pvButton = deck.querySelector(".asb-deck-presenter");
