@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from typing import Mapping, NamedTuple
 
 __all__ = ["Stop", "STOPS", "EXPLORERS", "CAPTION_MAX", "stops", "check_stops", "PACE", "duration", "Cut", "Block", "Plan", "SESSION",
-           "WORKSHOP", "Prediction", "PREDICTIONS", "EXIT_QUESTIONS"]
+           "WORKSHOP", "Prediction", "PREDICTIONS", "EXIT_QUESTIONS", "TIMINGS_FORMAT", "read_timings",
+           "rehearsal_rows"]
 
 #: Longest caption, in characters (it is read from a projector, one line at a time).
 CAPTION_MAX = 80
@@ -276,7 +277,7 @@ SESSION = Plan("Why attention divides by √dₖ", 50, (
            ("its stops", "stop", SCALE_STOPS)),
           Cut(18, "skip the scale explorer's stop at s = 7: from its peak go straight to s = 20", 0.75)),
     Block(21, 28, "why", "Why √dₖ",
-          (("the proof that Var(q·k) = dₖ σ_q² σ_k², on the board", "board line", 2), ("the sympy.stats table", "show", 1),
+          (("the variance of q·k and its proof, on the board", "board line", 2), ("the sympy.stats table", "show", 1),
            ("the simulation", "show", 1)),
           Cut(26, "skip the simulation: the table shows the same law", 1)),
     Block(28, 40, "predict", "Predict, then move the slider",
@@ -358,3 +359,45 @@ def check_predictions(predictions=PREDICTIONS) -> tuple[Prediction, ...]:
                 raise ValueError(f"prediction {k} ({pred.settings!r}) does not say {missing} of stop "
                                  f"{index + 1} of {explorer!r}")
     return checked
+
+
+# --- a rehearsal's timings ----------------------------------------------------------------------
+
+#: The format of the timings the slides' presenter view saves ("Save the timings").
+TIMINGS_FORMAT = "attention-scaling-timings/1"
+
+
+def read_timings(data: Mapping, plan: Plan = SESSION) -> dict[str, float]:
+    """The minutes a rehearsal (or a class) spent on each block of ``plan``, from the file the
+    slides' presenter view saves (parsed JSON): ``{slug: minutes}``, every block of the plan.
+    Raises ValueError naming what is wrong: another format or plan, an unknown or missing block,
+    a negative or non-finite time."""
+    import math
+
+    if not isinstance(data, Mapping) or data.get("format") != TIMINGS_FORMAT:
+        raise ValueError(f"data must be a timings file of format {TIMINGS_FORMAT!r}, got "
+                         f"{data.get('format') if isinstance(data, Mapping) else type(data).__name__!r}")
+    if data.get("plan") != plan.title:
+        raise ValueError(f"data: these timings are of the plan {data.get('plan')!r}, not {plan.title!r}")
+    blocks = data.get("blocks")
+    if not isinstance(blocks, list) or not all(isinstance(b, Mapping) for b in blocks):
+        raise ValueError("data: blocks must be a list of {slug, spent_minutes}")
+    spent = {}
+    for b in blocks:
+        slug, minutes = b.get("slug"), b.get("spent_minutes")
+        plan.block(slug)  # names a block of the plan, or raises
+        if isinstance(minutes, bool) or not isinstance(minutes, (int, float)) or not math.isfinite(minutes) \
+                or minutes < 0:
+            raise ValueError(f"data: block {slug!r}: spent_minutes must be a finite number >= 0, got {minutes!r}")
+        spent[slug] = float(minutes)
+    missing = [b.slug for b in plan.blocks if b.slug not in spent]
+    if missing:
+        raise ValueError(f"data: no time for the blocks {missing}")
+    return spent
+
+
+def rehearsal_rows(spent: Mapping[str, float], plan: Plan = SESSION) -> list[tuple[str, int, float, float]]:
+    """Per block of ``plan``: (title, minutes planned, minutes spent, minutes its work needs at
+    :data:`PACE`), for ``spent`` from :func:`read_timings`: what to compare before trusting the
+    plan's times, or changing them."""
+    return [(b.title, b.end - b.start, float(spent[b.slug]), b.needs) for b in plan.blocks]

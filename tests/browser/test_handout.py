@@ -122,27 +122,34 @@ def test_the_documents_and_their_length(handouts):
     # the after-session handout holds the chapters' text and the strips; the instructor's version
     # that, the plan and the key; the workshop's packet the session's and three labs
     assert counts[SHEET] < counts[AFTER] < counts["session-50min", "instructor"], counts
-    assert counts[AFTER] < counts["workshop-2h", "student"] < counts["workshop-2h", "instructor"], counts
+    # the workshop's packet: the session's sheet, the three labs and the ticket; the instructor's, all
+    assert counts[SHEET] + 6 < counts["workshop-2h", "student"] < counts["workshop-2h", "instructor"], counts
     with pytest.raises(ValueError, match="version must be one of"):
         handout.filename("workshop-2h", "after")
 
 
 def test_each_page_of_the_student_sheet_holds_one_part(handouts):
-    """Page 1 the hook and the notation; page 2 the proof, all 13 lines; page 3 the worksheet,
-    every row; page 4 the quiz. No strip and no answer: what answers a prediction is shown on
-    the projector, then printed in the "after the session" handout."""
+    """Page 1 the hook and the session's notation; page 2 the proof, all 13 lines; page 3 the
+    worksheet, every row the session asks; page 4 the variance to fill in and the quiz. No strip
+    and no answer: what answers a prediction is shown on the projector, then printed in the
+    "after the session" handout; nothing names what the exit ticket's third question asks for."""
     pages = _pages_text(handouts[SHEET])
     assert len(pages) == 4, [p[:60] for p in pages]
     tops = [(title, page) for level, title, page in handout.outline(handouts[SHEET]) if level == 1]
-    assert [p for _t, p in tops] == [1, 2, 3, 4], tops
+    assert [p for _t, p in tops] == [1, 2, 3, 4, 4], tops
+    assert [t.split(".")[0] for t, _p in tops] == ["1", "2", "3 and 5", "4", "6"], tops
+    sheet = " ".join(pages)
+    for word in ("QK-norm", "LayerNorm", "temperature", "gain", "the gradient of a weight with respect to its own"):
+        assert word not in sheet, f"the sheet names {word!r}, which answers a question it asks"
     assert pages[0].startswith(_words(handout.TITLE)) and "Name:" in pages[0] and "Hook." in pages[0] and "Notation" in pages[0]
     assert "In the code" not in pages[0], "the sheet's notation is the symbols and their meaning"
     assert "2. Derive the gradient" in pages[1] and all(f"({k})" in pages[1] for k in range(1, lesson.PROOF_LINES + 1))
     assert "Factor out" in pages[1] and "Checked by" in pages[1]
     assert "Your predictions" in pages[2] and handout.PANELS_PREDICTION in pages[2]
     for k, row in enumerate(handout.worksheets.PREDICTION_STEPS, 1):
-        assert _words(row.question)[:30] in pages[2], k
+        assert (_words(row.question)[:30] in pages[2]) != row.settings.startswith("Optional"), k
     assert "6. Discuss" in pages[3] and all(f"{n}." in pages[3] for n in range(1, lesson.QUIZ_QUESTIONS + 1))
+    assert "Var(q·k) =" in pages[3]
     doc = _document(handouts[SHEET])
     assert not doc.select(".ho-strip, .ho-answer, .ho-key") and handout.AFTER not in " ".join(pages)
     ticket = _pages_text(handouts[TICKET])
@@ -209,8 +216,8 @@ def test_no_dead_control_and_players_print_as_strips(handouts, key):
     strips = doc.select(".ho-strip")
     # the plan's step 5 (optional) in both sessions; the QK-norm lab's explorer in the workshop;
     # none on what the class writes on during the session
-    expected = [] if key in (SHEET, TICKET) else \
-        ["scale", "attention", "normalization"] + (["normalization"] if key[0] == "workshop-2h" else [])
+    expected = {SHEET: [], TICKET: [], ("workshop-2h", "student"): ["normalization"]}.get(
+        key, ["scale", "attention", "normalization"] + (["normalization"] if key[0] == "workshop-2h" else []))
     assert [s["data-explorer"] for s in strips] == expected
     for strip in strips:
         stops = lesson.stops(strip["data-explorer"])

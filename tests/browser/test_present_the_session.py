@@ -291,3 +291,38 @@ def test_each_rule_reports_a_planted_defect(browser, site, plant, found):
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     assert page.evaluate(SCREEN)[found], f"a planted defect is not reported as {found}"
     context.close()
+
+
+def test_a_rehearsal_is_timed_block_by_block_and_saved(browser, site):
+    """With the presenter view's clock running, the time each block's slides are on the screen
+    adds up to that block; "Save the timings" writes the file attention_scaling.lesson reads.
+    (The browser's clock is Playwright's, moved on by whole minutes.)"""
+    slides = deck.slides(site)
+    first = {}
+    for k, s in enumerate(slides):
+        first.setdefault(s.block, k)
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, accept_downloads=True)
+    context.clock.install()
+    page = context.new_page()
+    page.goto((site / deck.DECK_PATH).as_uri() + "#slide-1", wait_until="load")
+    with context.expect_page() as opened:
+        page.keyboard.press("p")
+    pv = opened.value
+    pv.wait_for_load_state("load")
+    pv.click(".asb-pv-toggle")  # start the clock on the title slide
+    plan = {"hook": 3, "derive": 10, "curve": 6}  # minutes a rehearsal spends on each
+    for slug, minutes in plan.items():
+        pv.select_option(".asb-pv-go", str(first[slug]))
+        page.wait_for_function(f"() => location.hash === '#slide-{first[slug] + 1}'", timeout=5000)
+        context.clock.run_for(minutes * 60_000)
+    pv.wait_for_function("() => document.querySelector('.asb-pv-spent').textContent.startsWith('Spent on this block: 6:0')",
+                         timeout=5000)
+    with pv.expect_download() as saved:
+        pv.click(".asb-pv-save")
+    data = json.loads(Path(saved.value.path()).read_text(encoding="utf-8"))
+    spent = lesson.read_timings(data)
+    for slug, minutes in plan.items():
+        assert spent[slug] == pytest.approx(minutes, abs=0.05), (slug, spent)
+    assert sum(spent.values()) == pytest.approx(sum(plan.values()), abs=0.1)
+    assert data["elapsed_minutes"] == pytest.approx(sum(plan.values()), abs=0.1)
+    context.close()

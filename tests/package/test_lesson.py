@@ -129,3 +129,33 @@ def test_a_stop_whose_numbers_are_not_labels_is_refused():
     stop = lesson.Stop("A caption", {"scale": 1.0}, numbers=("largest weight", ""))
     with pytest.raises(ValueError, match="numbers must be a tuple"):
         lesson.check_stops("scale", {"scale": (1.0,)}, (stop,))
+
+
+def _timings(**spent):
+    blocks = [{"slug": b.slug, "title": b.title, "planned": [b.start, b.end],
+               "spent_minutes": spent.get(b.slug.replace("-", "_"), b.end - b.start)} for b in lesson.SESSION.blocks]
+    return {"format": lesson.TIMINGS_FORMAT, "plan": lesson.SESSION.title, "minutes": 50, "blocks": blocks}
+
+
+def test_a_rehearsals_timings_are_read_and_set_beside_the_plan():
+    spent = lesson.read_timings(_timings(derive=11.5, exit_ticket=2))
+    assert spent["derive"] == 11.5 and spent["exit-ticket"] == 2.0 and set(spent) == {b.slug for b in lesson.SESSION.blocks}
+    rows = lesson.rehearsal_rows(spent)
+    assert rows[1] == ("Derive the gradient", 9, 11.5, lesson.SESSION.block("derive").needs)
+    assert [r[0] for r in rows] == [b.title for b in lesson.SESSION.blocks]
+
+
+@pytest.mark.parametrize("change, why", [
+    (lambda d: d.update(format="attention-scaling-answers/1"), "must be a timings file"),
+    (lambda d: d.update(plan="Another session"), "of the plan"),
+    (lambda d: d["blocks"][0].update(slug="intermission"), "slug must name a block"),
+    (lambda d: d["blocks"][1].update(spent_minutes=-1), "spent_minutes must be a finite number"),
+    (lambda d: d["blocks"][1].update(spent_minutes=float("nan")), "spent_minutes must be a finite number"),
+    (lambda d: d["blocks"].pop(), "no time for the blocks"),
+    (lambda d: d.update(blocks="all of them"), "blocks must be a list"),
+])
+def test_a_bad_timings_file_is_refused_by_name(change, why):
+    data = _timings()
+    change(data)
+    with pytest.raises(ValueError, match=why):
+        lesson.read_timings(data)

@@ -504,11 +504,15 @@ def _qk_norm(site: Path, instructor: bool) -> str:
             f"<h2>{AFTER} the normalisation explorer at each stop</h2>" + strip_html("normalization", instructor))
 
 
-def _worksheet_table() -> str:
+#: The worksheet's last question.
+FIX_QUESTION = "In one sentence: what did dividing by √dₖ fix, and what did it not fix?"
+
+
+def _worksheet_table(steps=None) -> str:
     rows = "".join(
         f"<tr><td>{i}</td><td>{html.escape(s.settings)}</td><td>{html.escape(s.question)}</td>"
         '<td class="ho-blank"></td><td class="ho-blank"></td></tr>'
-        for i, s in enumerate(worksheets.PREDICTION_STEPS, 1))
+        for i, s in enumerate(worksheets.PREDICTION_STEPS if steps is None else steps, 1))
     return ('<table class="ho-worksheet"><colgroup><col class="n"><col class="set"><col class="q"><col><col>'
             "</colgroup><thead><tr><th>#</th><th>Set the sliders to</th><th>Predict</th>"
             f"<th>Your prediction</th><th>What you saw</th></tr></thead><tbody>{rows}</tbody></table>")
@@ -544,7 +548,7 @@ def _predict_part(site: Path, instructor: bool, key: list) -> str:
     predict = ('<h2>Your predictions</h2><p>Before each move, write what you expect. Then look at the '
                'explorer (on the projector, or the strip below) and write what you saw.</p>'
                + _worksheet_table()
-               + _write_space("In one sentence: what did dividing by √dₖ fix, and what did it not fix?")
+               + _write_space(FIX_QUESTION)
                + f"<h2>{AFTER} the explorer at each step</h2>" + explore)
     return _block_html("predict", predict)
 
@@ -606,29 +610,45 @@ def _hook(site: Path, instructor: bool, key: list, sheet: bool = False) -> str:
     if sheet:
         notation = _session_notation(notation)
     return (f'<div class="ho-box ho-hook"><p><b>Hook.</b> {html.escape(HOOK)}</p></div>'
-            + _write_space("Your guess, and why") + "<h2>Notation</h2>" + notation)
+            + _write_space("Your guess, and why", tall=sheet) + "<h2>Notation</h2>" + notation)
 
 
-#: The chapters the 50-minute session teaches from (derive-the-softmax-gradient, scale-the-scores).
-SESSION_CHAPTERS = {1, 3}
+#: The notation rows the student sheet keeps, by their code names (the table's third column): the
+#: symbols the session's slides and sheet use. Not P(1 − P)'s row, which answers the hook, nor the
+#: normalisations' (QK-norm's gain, LayerNorm's γ, β, ε) and the temperature's, which answer the
+#: exit ticket's third question.
+SHEET_SYMBOLS = ("z", "n_keys", "p", "d_k", "q,k", "magnitude")
 
 
 def _session_notation(notation: str) -> str:
-    """The notation table for the student sheet: its symbols and meanings (not the code's
-    names), without the rows that only later chapters use (their meaning names chapters, none
-    of them the session's)."""
+    """The notation table for the student sheet: the symbols of :data:`SHEET_SYMBOLS` and their
+    meanings (not the code's names)."""
     soup = _soup(notation)
     table = soup.find("table")
     for row in table.find_all("tr"):
         cells = row.find_all(["td", "th"])
-        if len(cells) == 3:
-            cells[2].decompose()
-        named = {int(n) for m in re.finditer(r"\(chapters? ([0-9, and]+)", row.get_text(" "))
-                 for n in re.findall(r"\d+", m.group(1))}
-        if named and not named & SESSION_CHAPTERS:
+        if len(cells) != 3:
+            continue
+        code = "".join(cells[2].get_text().split())
+        if row.find("td") and code not in SHEET_SYMBOLS:
             row.decompose()
+            continue
+        cells[2].decompose()
     for col in table.find_all("col")[2:]:
         col.decompose()
+    for p in soup.find_all("p", recursive=False):  # "One set of symbols is used throughout the book and its code."
+        p.decompose()
+    return soup.decode()
+
+
+def _with_proof_table(site: Path, fragment: str) -> str:
+    """``fragment`` with the chapter's proof block (its glued derivation, ``#equation-eq-seed-proof``)
+    replaced by :func:`_proof_table`."""
+    soup = _soup(fragment)
+    block = soup.select_one("div.proof div.math")
+    if block is None:
+        raise ValueError("the derivation's section has no proof block to print as a table")
+    block.replace_with(_soup(_proof_table(site)))
     return soup.decode()
 
 
@@ -657,8 +677,9 @@ def _discuss(site: Path, instructor: bool, key: list) -> str:
                         drop=["section > p"]))  # the page's words are about its on-screen feedback
 
 
-def _ticket_html() -> str:
-    return "".join(f'<p class="ho-q">{i}. {html.escape(q)}</p>' + _write_space("Your answer")
+def _ticket_html(tall: bool = False) -> str:
+    """The exit ticket's questions, each with space to answer (``tall``: a page of its own)."""
+    return "".join(f'<p class="ho-q">{i}. {html.escape(q)}</p>' + _write_space("Your answer", tall=tall)
                    for i, q in enumerate(worksheets.EXIT_QUESTIONS, 1))
 
 
@@ -671,6 +692,9 @@ def _parts(site: Path, session: str, instructor: bool, ticket: str = "in place")
     derive = _sections(site, B + "derive-the-softmax-gradient.html",
                        ["define-the-softmax", "rebuild-the-proof-line-by-line"], instructor, key, "derive",
                        drop=["details.sd-dropdown"])  # the table of checks repeats the proof's lines
+    # the proof's 13-line aligned block, shrunk to fit a page, becomes the table of its lines
+    # (attention_book.deck's), at the text's size and able to break between rows
+    derive = _with_proof_table(site, derive)
     parts.append(_block_html("derive", derive))
     curve = _sections(site, B + "derive-the-softmax-gradient.html", ["put-numbers-on-it", "turn-up-the-scale"],
                       instructor, key, "curve")
@@ -706,15 +730,29 @@ def _sheet_parts(site: Path) -> list[str]:
                      False, key, "derive").decode_contents()
     derive = (_children(site, derive_page, "define-the-softmax", False, key, "derive") + theorem
               + "<h2>The proof, line by line</h2>" + _proof_table(site))
-    worksheet = (_write_space(PANELS_PREDICTION)
+    rows = [s for s in worksheets.PREDICTION_STEPS if not s.settings.startswith("Optional")]
+    worksheet = ('<p class="ho-explain">On the projector, two explorers. The <b>scale explorer</b> multiplies 8 '
+                 "scores by a scale s and shows, left to right, the weights P = softmax(s z), each weight's "
+                 "gradient P(1 − P), and the Jacobian. The <b>main explorer</b> draws a query and 16 keys with "
+                 "dₖ components of size m, and shows the weights two ways: red, unscaled softmax(q·k); blue, "
+                 "scaled softmax(q·k/√dₖ).</p>"
+                 + _write_space(PANELS_PREDICTION)
                  + "<h2>Your predictions</h2><p>Before each move of the main explorer, write what you expect; "
-                 "then look at the projector and write what you saw.</p>" + _worksheet_table()
-                 + _write_space("In one sentence: what did dividing by √dₖ fix, and what did it not fix?"))
+                 "then look at the projector and write what you saw.</p>" + _worksheet_table(rows)
+                 + _write_space(FIX_QUESTION))
+    curve, predict = lesson.SESSION.block("curve"), lesson.SESSION.block("predict")
+    number = {b.slug: k for k, b in enumerate(lesson.SESSION.blocks, 1)}
+    why = lesson.SESSION.block("why")
+    variance = ("<p>Fill in while the board shows why. For q and k with dₖ independent components of mean 0 "
+                "and size m (standard deviation):</p>" + _write_space("Var(q·k) = ……… , so the spread of q·k is "
+                "……… ; divided by √dₖ, the spread is ………"))
     parts = [_block_html("hook", _hook(site, False, key, sheet=True), "ho-sheet-page"),
              _block_html("derive", derive, "ho-sheet-page"),
-             _section_html(f"Predict, then check: your worksheet ({lesson.SESSION.block('curve').times} and "
-                           f"{lesson.SESSION.block('predict').times})", "worksheet", worksheet, "ho-sheet-page"),
-             _block_html("discuss", _discuss(site, False, key), "ho-sheet-page")]
+             _section_html(f"{number['curve']} and {number['predict']}. Your worksheet "
+                           f"({curve.start}–{curve.end} and {predict.start}–{predict.end} min)", "worksheet",
+                           worksheet, "ho-sheet-page"),
+             _section_html(f"{number['why']}. {why.title} ({why.times})", "why", variance, "ho-sheet-page")
+             + _block_html("discuss", _discuss(site, False, key))]
     return [_print_wording(p) for p in parts]
 
 
@@ -860,7 +898,7 @@ h1, h2, h3, h4, .ho-box-title, .ho-strip-title, .ho-write-label, .ho-q, .ho-answ
 .admonition-title { break-after: avoid; page-break-after: avoid; }
 p { margin: 0.3em 0 0.45em; }
 p, li { orphans: 4; widows: 3; }  /* a heading kept with its next paragraph gets 4 of its lines */
-p:has(+ table), p:has(+ .pst-scrollable-table-container), p:has(+ figure), p:has(+ div.cell),
+p:has(+ table), p:has(+ .pst-scrollable-table-container), p:has(+ figure), p:has(+ div.cell:not(:has(figure))),
 p:has(+ div.math), p:has(+ .ho-write) { break-after: avoid; page-break-after: avoid; }
 .ho-part:first-of-type h1 { margin-top: 0.4em; }
 .ho-cover { margin-bottom: 1em; }
@@ -949,7 +987,7 @@ div.proof div.math { font-size: 68%; }  /* a 13-line aligned proof fits on the p
 .ho-lab > h1 + p { break-after: avoid; page-break-after: avoid; }
 /* a long table breaks between its rows (a plan's table kept whole leaves most of a page blank) */
 table { break-inside: auto; } tr, thead { break-inside: avoid; page-break-inside: avoid; }
-div.proof { break-inside: avoid; page-break-inside: avoid; }  /* its derivation stays with it */
+div.proof:not(:has(table.ho-proof)) { break-inside: avoid; page-break-inside: avoid; }  /* its derivation stays with it */
 .ho-ticket { break-inside: avoid; page-break-inside: avoid; }  /* handed in: one page */
 .ho-ref { font-size: 8.5pt; }
 .ho-keep { break-inside: avoid; page-break-inside: avoid; }  /* a short section's words stay with its heading */
@@ -970,7 +1008,13 @@ def _body(site: Path, session: str, version: str) -> str:
     if version == "student" and session == "session-50min":
         return "".join(_sheet_parts(site))
     if version == "exit-ticket":
-        return _block_html("exit-ticket", _ticket_html(), "ho-ticket")
+        return _block_html("exit-ticket", _ticket_html(tall=True), "ho-ticket")
+    if version == "student":  # the workshop's packet: the session's sheet, the labs, the ticket last
+        key: list = []
+        labs = [_with_references(_lab_part(site, n, lab, title, False, key)) for n, (lab, title) in enumerate(LABS, 8)]
+        ticket = _block_html("exit-ticket", "<p>Collected at minute 50, before the break: this is the last "
+                                            "sheet, to tear off.</p>" + _ticket_html(tall=True), "ho-ticket ho-own-sheet")
+        return "".join(_sheet_parts(site)) + "".join(_print_wording(p) for p in labs) + ticket
     ticket = {"after": "none", "instructor": "in place"}.get(version, "last")
     return "".join(_parts(site, session, version == "instructor", ticket))
 

@@ -111,6 +111,7 @@
   }
   function show(k, quiet) {
     k = Math.max(0, Math.min(slides.length - 1, k));
+    if (presenter) { account(); }  // the time until now belongs to the slide that was shown
     var changed = k !== current;
     current = k;
     if (presenter) { renderPresenter(); } else if (presenting) {
@@ -247,6 +248,35 @@
   function elapsed() {
     return clock.running ? clock.paused + (Date.now() - clock.started) / 1000 : clock.paused;
   }
+  // A rehearsal's record: the seconds the clock ran while each block's slides were shown (kept
+  // with the clock), saved as a file that attention_scaling.lesson.read_timings reads.
+  var TIMINGS = "attention-scaling-timings/1", counted = null;
+  function account() {
+    var t = elapsed();
+    if (clock.running && counted !== null && t > counted) {
+      var slug = slides[current].getAttribute("data-block");
+      clock.spent = clock.spent || {};
+      clock.spent[slug] = (clock.spent[slug] || 0) + (t - counted);
+      keepClock();
+    }
+    counted = clock.running ? t : null;
+  }
+  function saveTimings() {
+    account();
+    var spent = clock.spent || {};
+    var data = { format: TIMINGS, plan: plan.title, minutes: plan.minutes, recorded: new Date().toISOString(),
+                 elapsed_minutes: Math.round(elapsed() / 60 * 100) / 100,
+                 blocks: plan.blocks.map(function (b) {
+                   return { slug: b.slug, title: b.title, planned: [b.start, b.end],
+                            spent_minutes: Math.round((spent[b.slug] || 0) / 60 * 100) / 100 };
+                 }) };
+    var a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([JSON.stringify(data, null, 1) + "\n"], { type: "application/json" }));
+    a.download = "session-50min-timings.json";
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  }
   function mmss(seconds) {
     var s = Math.round(Math.abs(seconds));
     return (seconds < 0 ? "−" : "") + Math.floor(s / 60) + ":" + ("0" + (s % 60)).slice(-2);
@@ -282,8 +312,10 @@
       '<div class="asb-pv-bar"><p class="asb-pv-where" aria-live="polite"></p>' +
       '<p class="asb-pv-clock"><span class="asb-pv-elapsed" role="timer">0:00</span> of ' + plan.minutes + " min " +
       '<button type="button" class="asb-pv-toggle">Start the clock</button> ' +
-      '<button type="button" class="asb-pv-reset">Reset</button></p>' +
-      '<p class="asb-pv-block"></p><p class="asb-pv-cue"></p>' +
+      '<button type="button" class="asb-pv-reset">Reset</button> ' +
+      '<button type="button" class="asb-pv-save" title="What a rehearsal took, block by block, as a file">' +
+      "Save the timings</button></p>" +
+      '<p class="asb-pv-block"></p><p class="asb-pv-spent"></p><p class="asb-pv-cue"></p>' +
       '<p class="asb-pv-nav"><button type="button" class="asb-pv-back">← Back</button> ' +
       '<button type="button" class="asb-pv-next">Next →</button> ' +
       '<button type="button" class="asb-pv-blank">Black screen (B)</button> ' +
@@ -296,16 +328,20 @@
     view.querySelector(".asb-pv-next").addEventListener("click", function () { go(current + 1); });
     view.querySelector(".asb-pv-blank").addEventListener("click", function () { setBlank(!blanked, false); });
     view.querySelector(".asb-pv-toggle").addEventListener("click", function () {
+      account();
       if (clock.running) { clock.paused = elapsed(); clock.running = false; }
       else { clock.started = Date.now(); clock.running = true; }
       keepClock();
+      account();
       tick();
     });
     view.querySelector(".asb-pv-reset").addEventListener("click", function () {
-      clock = { started: null, paused: 0, running: false };
+      clock = { started: null, paused: 0, running: false, spent: {} };
+      counted = null;
       keepClock();
       tick();
     });
+    view.querySelector(".asb-pv-save").addEventListener("click", saveTimings);
     var pick = view.querySelector(".asb-pv-go");
     slides.forEach(function (s, k) {
       var o = document.createElement("option");
@@ -318,7 +354,11 @@
   }
   function tick() {
     if (!view) { return; }
+    account();
     var t = elapsed(), minute = t / 60, b = blockOf(current);
+    var spent = (clock.spent || {})[b.slug] || 0;
+    view.querySelector(".asb-pv-spent").textContent = "Spent on this block: " + mmss(spent) + " of the " +
+      (b.end - b.start) + " min it is planned for";
     view.querySelector(".asb-pv-elapsed").textContent = mmss(t);
     view.querySelector(".asb-pv-toggle").textContent = clock.running ? "Pause" :
       (t > 0 ? "Go on" : "Start the clock");
@@ -386,6 +426,7 @@
   if (presenter) {
     current = Math.max(0, Math.min(slides.length - 1, first));
     buildPresenter();
+    counted = clock.running ? elapsed() : null;
     renderPresenter();
     send({ type: "hello" });
   } else if (m || /[?&]present(?:[=&]|$)/.test(window.location.search)) {
