@@ -153,17 +153,13 @@ def _hook(site: Path) -> list[Slide]:
 
 def _hook_answer(answer: str) -> str:
     """The instructor page's answer to the hook, without its bold lead-in ("The hook.")."""
-    soup = _soup_of(answer)
+    from .handout import _soup
+
+    soup = _soup(answer)
     lead = soup.find("strong")
     if lead is not None and lead.get_text(strip=True).startswith("The hook"):
         lead.decompose()
     return soup.decode().strip()
-
-
-def _soup_of(fragment: str):
-    from .handout import _soup
-
-    return _soup(fragment)
 
 
 def _derive() -> list[Slide]:
@@ -320,11 +316,9 @@ def _why(site: Path) -> list[Slide]:
     ]
 
 
-#: The worksheet's last question (attention_book.handout prints it under the table).
-FIX_QUESTION = "In one sentence: what did dividing by √dₖ fix, and what did it not fix?"
-
-
 def _predict(site: Path) -> list[Slide]:
+    from .handout import FIX_QUESTION  # the worksheet's last question, as the sheet prints it
+
     out = []
     rows = lesson.PREDICTIONS[:lesson.WORKSHEET_ROWS]  # the optional fifth is for the next session
     # what the class should see at each step (the instructor page's "Slider settings, in order")
@@ -386,7 +380,9 @@ def _text_of(node) -> str:
 def _gives_away(answer: str, question: str) -> bool:
     """Whether a discussion answer names both numbers of a quiz question ("from 64 to 256")."""
     numbers = set(re.findall(r"\b\d{2,}\b", question))
-    return len(numbers) >= 2 and numbers <= set(re.findall(r"\b\d{2,}\b", _text_of(_soup_of(answer))))
+    from .handout import _soup
+
+    return len(numbers) >= 2 and numbers <= set(re.findall(r"\b\d{2,}\b", _text_of(_soup(answer))))
 
 
 def _ticket(site: Path) -> list[Slide]:
