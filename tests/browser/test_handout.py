@@ -330,9 +330,10 @@ def _sections_at_the_top(reader) -> set[int]:
 
 
 def _starts_with_a_whole_box(text: str) -> bool:
-    """Does a page's text start with a box printed whole: the proof, or a strip's frame?"""
+    """Does a page's text start with a box printed whole: the proof, a strip's frame, or a
+    numbered figure (its picture, which has no text, then its caption)?"""
     return bool(text.startswith("Proof.") or re.match(r"Stop \d+ of \d+\.", text)
-                or "stops of the session plan" in text[:300])
+                or re.match(r"Fig\. \d+\.\d+ ", text) or "stops of the session plan" in text[:300])
 
 
 def _longest_blank(row_ink) -> float:
