@@ -174,8 +174,9 @@ def _stop(server: LabServer, timeout: float = 15.0) -> None:
 
 
 @contextlib.contextmanager
-def jupyterlab(root: Path = ROOT, startup_timeout: float = 90.0):
-    """Run ``jupyter lab`` serving ``root`` for the duration of the ``with`` block."""
+def jupyterlab(root: Path = ROOT, startup_timeout: float = 90.0, python: str | Path = sys.executable):
+    """Run ``jupyter lab`` serving ``root`` for the duration of the ``with`` block, from the venv
+    of ``python`` (its kernel runs there too: this venv's, or .venv-otter's for the graded lab)."""
     root = Path(root)
     if not root.is_dir():
         raise ValueError(f"root must be a directory, got {root}")
@@ -196,7 +197,7 @@ def jupyterlab(root: Path = ROOT, startup_timeout: float = 90.0):
     token = secrets.token_hex(24)
     port = _free_port()
     log = home / "server.log"
-    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+    cmd = [str(python), "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
            f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
            f"--ServerApp.root_dir={root}", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
            "--LabApp.news_url=None", "--LabApp.extension_manager=readonly", "--ServerApp.terminals_enabled=False",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import subprocess
 import sys
 
@@ -15,6 +16,7 @@ import nbformat
 import pytest
 
 from book_files import ROOT
+from lab_server import jupyterlab, lab_url, open_and_run_all
 
 sys.path.insert(0, str(ROOT / "scripts"))
 import make_autograder  # noqa: E402
@@ -90,6 +92,55 @@ def test_grading_a_correct_a_wrong_and_a_broken_submission(assigned, tmp_path):
     assert rows["cy-broken.ipynb"]["problem"].startswith("not a notebook") and rows["cy-broken.ipynb"]["score"] == ""
     assert rows["di-essay.txt"]["problem"] == "not a notebook (.ipynb), but .txt"
     assert f"ada-correct.ipynb: {total} / {total}" in proc.stdout and "cy-broken.ipynb: not a notebook" in proc.stdout
+
+
+# Each grader.check cell's output as JupyterLab shows it, in the notebook's order.
+_CHECKS = """() => window.jupyterapp.shell.currentWidget.content.widgets
+    .filter(c => c.model.type === 'code' && c.model.sharedModel.getSource().startsWith('grader.check('))
+    .map(c => [c.model.sharedModel.getSource(),
+               [...c.node.querySelectorAll('.jp-OutputArea-output')].map(o => o.innerText).join(' ')])"""
+
+
+def _wrong_q3(source):  # the ratio upside down (a cell that errs would stop Run All before the check)
+    return source.replace("times_smaller = grads[1] / grads[20]", "times_smaller = grads[20] / grads[1]")
+
+
+def test_grader_check_cells_in_jupyterlab(assigned, tmp_path, browser):
+    """As a student meets them: the graded notebook opened in a real JupyterLab (run from
+    .venv-otter, where otter is installed, as on a course's hub), Run All: each grader.check cell
+    says its question passed, and with q3 answered wrongly q3's cell says which test failed."""
+    solved = assigned / LAB / "dist" / "autograder" / f"{LAB}.ipynb"  # the student notebook, answered
+    for case, edit in (("right", None), ("q3-wrong", _wrong_q3)):
+        nb = nbformat.read(solved, as_version=4)
+        before = [c.source for c in nb.cells]
+        for cell in nb.cells:
+            if edit and cell.cell_type == "code":
+                cell.source = edit(cell.source)
+        assert (edit is None) == (before == [c.source for c in nb.cells]), f"{case}: the edit found its cell"
+        (tmp_path / case).mkdir()
+        nbformat.write(nb, tmp_path / case / f"{LAB}.ipynb")  # otter.Notebook reads its tests from this file
+    shown = {}
+    with jupyterlab(tmp_path, python=ROOT / ".venv-otter" / "bin" / "python") as server:
+        for case in ("right", "q3-wrong"):
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            try:
+                page = context.new_page()
+                open_and_run_all(page, server, lab_url(f"{case}/{LAB}.ipynb"))
+                shown[case] = dict(page.evaluate(_CHECKS))
+            finally:
+                context.close()
+                for kernel in server.api("kernels"):
+                    server.api(f"kernels/{kernel['id']}", method="DELETE")
+                server.forget_workspaces()
+    names = [q.name for q in make_autograder.QUESTIONS]
+    assert list(shown["right"]) == [f'grader.check("{n}")' for n in names]
+    for n in names:
+        assert re.fullmatch(rf"\s*{n} passed!\s*\S*\s*", shown["right"][f'grader.check("{n}")']), shown["right"]
+    wrong = shown["q3-wrong"]
+    for n in ("q1", "q2"):
+        assert re.fullmatch(rf"\s*{n} passed!\s*\S*\s*", wrong[f'grader.check("{n}")']), wrong
+    said = wrong['grader.check("q3")']
+    assert "passed!" not in said and "Test case failed" in said and "times_smaller" in said, wrong
 
 
 def test_a_question_must_name_a_cell_of_the_lab():
