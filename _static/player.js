@@ -114,6 +114,46 @@
   // clicker sends or the bar's Back and Next buttons (a touch screen has no keys). Without
   // them, the module's round values are the stops. Leaving gives the reader's own settings back.
   var NEXT = { ArrowRight: 1, PageDown: 1, " ": 1, Spacebar: 1, ArrowLeft: -1, PageUp: -1 };
+  // Present mode's keys, the explorers' and the session's slides' alike
+  // (attention_book/deck_assets/deck.js reads window.asbPresentKeys): Escape leaves on its
+  // second press within 4 s (a clicker's stray Escape, or the one that ends full screen, does not
+  // drop the class out of the lesson); b, B or . is a clicker's black-screen key; F toggles full
+  // screen, and the browser's own Escape out of it counts as the first press. say(text) shows
+  // the warning and say("") takes it back; leave() is the second press.
+  function presentKeys(say, leave) {
+    var armed = null, ownExit = false;
+    function arm() {
+      clearTimeout(armed);
+      say("Press Escape again to leave; any other key stays.");
+      armed = setTimeout(function () { armed = null; say(""); }, 4000);
+    }
+    function requestFullscreen(el, requested) {  // requested(true) now, (false) if refused
+      if (!el.requestFullscreen) { return; }
+      try {
+        var p = el.requestFullscreen();
+        requested(true);
+        if (p && p.catch) { p.catch(function () { requested(false); }); }
+      } catch (err) { requested(false); }
+    }
+    return {
+      isEscape: function (key) { return key === "Escape" || key === "Esc"; },
+      isBlank: function (key) { return key === "b" || key === "B" || key === "."; },
+      isFullscreen: function (key) { return key === "f" || key === "F"; },
+      escape: function () { if (armed !== null) { leave(); } else { arm(); } },
+      disarm: function () { if (armed !== null) { clearTimeout(armed); armed = null; say(""); } },
+      reset: function () { clearTimeout(armed); armed = null; ownExit = false; },
+      requestFullscreen: requestFullscreen,
+      toggleFullscreen: function (el, requested) {
+        if (!document.fullscreenElement) { requestFullscreen(el, requested); return; }
+        if (document.exitFullscreen) { ownExit = true; document.exitFullscreen().catch(function () { ownExit = false; }); }
+      },
+      fullscreenEnded: function () {  // on fullscreenchange while presenting
+        if (document.fullscreenElement) { return; }
+        if (ownExit) { ownExit = false; } else { arm(); }
+      }
+    };
+  }
+  window.asbPresentKeys = presentKeys;
   function present(root, data, show) {
     var open = root.querySelector(".asb-present-open");
     var close = root.querySelector(".asb-present-close");
@@ -210,48 +250,27 @@
         return !el.disabled && el.offsetParent !== null && !(el.type === "radio" && !el.checked);
       });
     }
-    // Escape leaves on its second press (a clicker's stray Escape, or the one that ends full
-    // screen, does not drop the class out of the lesson); b or . blanks the screen (a clicker's
-    // "black screen" key) until any key; F toggles full screen; Home and End, the first and last stop.
-    var armed = null, blanked = false, ownExit = false;
-    function arm() {
-      clearTimeout(armed);
-      caption.textContent = "Press Escape again to leave; any other key stays.";
-      armed = setTimeout(function () { armed = null; if (active) { describe(); } }, 4000);
-    }
-    function disarm() {
-      if (armed !== null) { clearTimeout(armed); armed = null; describe(); }
-    }
+    // Escape twice, b or . for a black screen, F for full screen: presentKeys, shared with the
+    // session's slides; Home and End, the first and last stop.
+    var blanked = false;
+    var keys = presentKeys(function (text) {
+      if (text) { caption.textContent = text; } else if (active) { describe(); }
+    }, function () { leave(); });
     function blank(on) {
       blanked = on;
       root.classList.toggle("asb-blanked", on);
     }
-    function toggleFullscreen() {
-      if (document.fullscreenElement) {
-        ownExit = true;
-        if (document.exitFullscreen) { document.exitFullscreen().catch(function () { ownExit = false; }); }
-      } else if (root.requestFullscreen) {
-        try {
-          var p = root.requestFullscreen();
-          fullscreen = true;
-          if (p && p.catch) { p.catch(function () { fullscreen = false; }); }
-        } catch (err) { fullscreen = false; }
-      }
-    }
+    function requested(ok) { fullscreen = ok; }
     function onKey(e) {
       if (!active) { return; }
       if (e.altKey || e.ctrlKey || e.metaKey) { return; }
       if (blanked) {  // any key brings the screen back, and does nothing else
         e.preventDefault(); e.stopPropagation(); blank(false); return;
       }
-      if (e.key === "Escape" || e.key === "Esc") {
-        e.preventDefault();
-        if (armed !== null) { leave(); } else { arm(); }
-        return;
-      }
-      disarm();
-      if (e.key === "b" || e.key === "B" || e.key === ".") { e.preventDefault(); e.stopPropagation(); blank(true); return; }
-      if (e.key === "f" || e.key === "F") { e.preventDefault(); e.stopPropagation(); toggleFullscreen(); return; }
+      if (keys.isEscape(e.key)) { e.preventDefault(); keys.escape(); return; }
+      keys.disarm();
+      if (keys.isBlank(e.key)) { e.preventDefault(); e.stopPropagation(); blank(true); return; }
+      if (keys.isFullscreen(e.key)) { e.preventDefault(); e.stopPropagation(); keys.toggleFullscreen(root, requested); return; }
       if (e.key === "Home" || e.key === "End") {
         e.preventDefault(); e.stopPropagation(); go(e.key === "Home" ? 0 : stops.length - 1); return;
       }
@@ -269,10 +288,7 @@
       step(NEXT[e.key]);
     }
     function onFullscreen() {  // the browser's own Escape ended full screen: that was the first press
-      if (active && !document.fullscreenElement) {
-        fullscreen = false;
-        if (ownExit) { ownExit = false; } else { arm(); }
-      }
+      if (active && !document.fullscreenElement) { fullscreen = false; keys.fullscreenEnded(); }
     }
     function enter(byClick, by) {
       if (active || !stops) { return; }
@@ -298,19 +314,12 @@
       if (refit) { refit.observe(root.querySelector(".asb-readout")); }
       go(0);
       root.focus({ preventScroll: true });
-      if (byClick && !host && root.requestFullscreen) {
-        try {
-          var p = root.requestFullscreen();
-          fullscreen = true;
-          if (p && p.catch) { p.catch(function () { fullscreen = false; }); }
-        } catch (err) { fullscreen = false; }
-      }
+      if (byClick && !host) { keys.requestFullscreen(root, requested); }
     }
     function leave() {
       if (!active) { return; }
       active = false;
-      clearTimeout(armed);
-      armed = null;
+      keys.reset();
       blank(false);
       document.removeEventListener("keydown", onKey, true);
       document.removeEventListener("fullscreenchange", onFullscreen);

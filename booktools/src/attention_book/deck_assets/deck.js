@@ -17,7 +17,7 @@
   var channel = null;
   try { channel = window.BroadcastChannel ? new BroadcastChannel(name) : null; } catch (err) { channel = null; }
   var peer = presenter ? window.opener : null;  // the other window, when one opened the other
-  var current = 0, presenting = false, blanked = false, armed = null, player = null;
+  var current = 0, presenting = false, blanked = false, player = null;
   var NEXT = { ArrowRight: 1, PageDown: 1, " ": 1, Spacebar: 1, ArrowLeft: -1, PageUp: -1 };
   var BASE = 0.036, SMALLEST = 0.026;  // a slide's text, as a share of the screen's height
 
@@ -53,7 +53,7 @@
   function playerFor(slide) { return players[slide.getAttribute("data-explorer")] || null; }
   // the explorer's own Close button, while the deck shows it: as Escape, a first press arms
   var host = { step: function (by) { go(current + by); },
-               leave: function () { if (armed !== null) { leave(); } else { arm(); } } };
+               leave: function () { keys.escape(); } };
   function fit(slide) {  // the largest text, from BASE down to SMALLEST, with nothing off the screen
     var h = window.innerHeight;
     for (var share = BASE; share >= SMALLEST - 1e-9; share -= 0.001) {
@@ -138,24 +138,10 @@
     t.textContent = text;
     t.hidden = !text;
   }
-  function arm() {
-    clearTimeout(armed);
-    toast("Press Escape again to leave; any other key stays.");
-    armed = setTimeout(function () { armed = null; toast(""); }, 4000);
-  }
-  function disarm() { if (armed !== null) { clearTimeout(armed); armed = null; toast(""); } }
-  var ownExit = false;  // full screen ended by F, not by the browser's Escape
-  function fullscreen() {
-    if (document.fullscreenElement) {
-      if (document.exitFullscreen) { ownExit = true; document.exitFullscreen().catch(function () { ownExit = false; }); }
-    }
-    else if (document.documentElement.requestFullscreen) {
-      try {
-        var p = document.documentElement.requestFullscreen();
-        if (p && p.catch) { p.catch(function () {}); }
-      } catch (err) { /* a browser that refuses: the slides stay in the window */ }
-    }
-  }
+  // Escape twice, b or . for a black screen, F for full screen: the explorers' Present keys
+  // (_static/player.js, loaded first); a browser that refuses full screen keeps the window.
+  var keys = window.asbPresentKeys(toast, function () { leave(); });
+  function fullscreen() { keys.toggleFullscreen(document.documentElement, function () {}); }
   function start(k, byClick, quiet) {
     presenting = true;
     document.documentElement.classList.add("asb-deck-on");
@@ -167,14 +153,14 @@
   function leave() {
     if (!presenting) { return; }
     presenting = false;
-    disarm();
+    keys.disarm();
     setBlank(false, false);
     if (player) { restoreNumbers(player); player.asbLeave(); player = null; }
     document.documentElement.classList.remove("asb-deck-on");
     slides.forEach(function (s) { s.classList.remove("asb-current"); s.style.fontSize = ""; });
     window.removeEventListener("resize", onResize);
     if (document.fullscreenElement && document.exitFullscreen) { document.exitFullscreen().catch(function () {}); }
-    ownExit = false;
+    keys.reset();
     history.replaceState(null, "", window.location.pathname + window.location.search);
     slides[current].scrollIntoView({ block: "start" });
     var here = slides[current].querySelector(".asb-deck-from");
@@ -189,12 +175,8 @@
     if (e.altKey || e.ctrlKey || e.metaKey) { return; }
     if (!presenter && !presenting) { return; }
     if (blanked && !presenter) { e.preventDefault(); e.stopPropagation(); setBlank(false, false); return; }
-    if (!presenter && (e.key === "Escape" || e.key === "Esc")) {
-      e.preventDefault();
-      if (armed !== null) { leave(); } else { arm(); }
-      return;
-    }
-    disarm();
+    if (!presenter && keys.isEscape(e.key)) { e.preventDefault(); keys.escape(); return; }
+    keys.disarm();
     var key = e.key;
     if (/^[0-9]$/.test(key)) {  // a slide's number, then Enter: jump to it
       e.preventDefault();
@@ -211,8 +193,8 @@
       return;
     }
     if (typed) { typed = ""; showTyped(); }
-    if (key === "b" || key === "B" || key === ".") { e.preventDefault(); setBlank(!blanked, false); return; }
-    if (!presenter && (key === "f" || key === "F")) { e.preventDefault(); fullscreen(); return; }
+    if (keys.isBlank(key)) { e.preventDefault(); setBlank(!blanked, false); return; }
+    if (!presenter && keys.isFullscreen(key)) { e.preventDefault(); fullscreen(); return; }
     if (!presenter && (key === "p" || key === "P")) { e.preventDefault(); openPresenter(); return; }
     if (key === "Home" || key === "End") { e.preventDefault(); go(key === "Home" ? 0 : slides.length - 1); return; }
     if (key in NEXT) { e.preventDefault(); e.stopPropagation(); go(current + NEXT[key]); }
@@ -234,7 +216,7 @@
     if (h && presenting && Number(h[1]) - 1 !== current) { go(Number(h[1]) - 1); }
   });
   document.addEventListener("fullscreenchange", function () {  // the browser's own Escape: a first press
-    if (presenting && !document.fullscreenElement) { if (ownExit) { ownExit = false; } else { arm(); } }
+    if (presenting) { keys.fullscreenEnded(); }
   });
 
   // --- the presenter view -----------------------------------------------------------------
