@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 
@@ -35,6 +36,22 @@ def test_jacobian_norm_scatter_data():
     assert png_bytes(fig).startswith(PNG_SIGNATURE)
 
 
+def test_png_bytes_tight_cuts_to_what_is_drawn():
+    """tight=True: the image is cut to the figure's drawing, labels that fall past a small
+    canvas's edge included, and keeps the recorded dpi and smallest font."""
+    from PIL import Image
+
+    fig = self_gradient_curve({"a": 0.99}, width=6.8, height=3.2)
+    whole, cut = (Image.open(io.BytesIO(png_bytes(fig, dpi=200, tight=t))) for t in (False, True))
+    assert whole.size == (1360, 640)
+    assert cut.size != whole.size and cut.size[0] < 1500 and cut.size[1] < 760
+    assert cut.info[MIN_FONT_KEY] == whole.info[MIN_FONT_KEY]
+    assert round(cut.info["dpi"][0]) == 200
+    # no drawn pixel touches the cut image's edge: the margin is kept
+    pixels = np.asarray(cut.convert("L"))
+    assert (pixels[[0, -1], :] > 250).all() and (pixels[:, [0, -1]] > 250).all()
+
+
 @pytest.mark.parametrize(
     "call, param",
     [
@@ -44,6 +61,7 @@ def test_jacobian_norm_scatter_data():
         (lambda: jacobian_norm_scatter([[0.5, 0.6]]), "p_samples"),
         (lambda: png_bytes("not a figure"), "fig"),
         (lambda: png_bytes(Figure(), dpi=0), "dpi"),
+        (lambda: png_bytes(Figure(), tight="yes"), "tight"),
         (lambda: fast_png(np.zeros((4, 4, 3)), 100, 11.5), "pixels"),
         (lambda: fast_png(np.zeros((4, 4), np.uint8), 100, 11.5), "pixels"),
         (lambda: fast_png(np.zeros((4, 4, 2), np.uint8), 100, 11.5), "pixels"),

@@ -92,22 +92,12 @@ def _block_note(slug: str) -> str:
 # --- the pieces of the built pages ----------------------------------------------------------
 
 
-def _page_node(site: Path, name: str, selector: str):
-    """The first element matching ``selector`` on built page ``name`` (not a copy)."""
-    from .handout import _page
-
-    found = _page(str(site), name).soup.select_one(selector)
-    if found is None:
-        raise ValueError(f"{name} has nothing matching {selector!r}: the deck needs it")
-    return found
-
-
 def _built(site: Path, name: str, selector: str):
     """A fresh copy of the first element matching ``selector`` on built page ``name``, ready for
     a slide: no heading links, buttons or scripts, its links unwrapped."""
-    from .handout import _soup
+    from .handout import _select
 
-    node = _soup(str(_page_node(site, name, selector))).find()
+    node = _select(site, name, selector)
     for t in node.select("a.headerlink, button, script, span.section-number, .asb-present-open"):
         t.decompose()
     for a in node.find_all("a"):
@@ -245,32 +235,25 @@ def _projector_figure(site: Path) -> str:
     """Figure 1.1 drawn again by the package's function, on a smaller canvas than the page's, so
     that its text is larger against the screen (its alt text and caption are the page's)."""
     import base64
-
-    import matplotlib.pyplot as plt
-
     import io
 
-    from attention_scaling.figures import MIN_FONT_KEY, make_legible, self_gradient_curve
+    import matplotlib.pyplot as plt
+    from PIL import Image
+
+    from attention_scaling.figures import png_bytes, self_gradient_curve
 
     built = _built(site, DERIVE, "figure#fig-self-gradient")
     alt = built.find("img").get("alt", "")
     caption = built.select_one("figcaption .caption-text") or built.find("figcaption")
     first = re.search(r"^(.*?[.])\s", caption.decode_contents(), re.S) if caption is not None else None
     fig = self_gradient_curve(EXAMPLES, width=6.8, height=3.2)
-    try:
-        # as png_bytes, with the figure's smallest font recorded, but cut to what it draws (the
-        # smaller canvas pushes its outer labels past the edge) and at 200 dpi, crisp on a projector
-        smallest = make_legible(fig)
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=200, bbox_inches="tight", pad_inches=0.06,
-                    metadata={MIN_FONT_KEY: f"{smallest:g}"})
+    try:  # cut to what it draws (the smaller canvas pushes its outer labels past the edge), crisp at 200 dpi
+        data = png_bytes(fig, dpi=200, tight=True)
     finally:
         plt.close(fig)
-    from PIL import Image
-
-    width, height = Image.open(io.BytesIO(buf.getvalue())).size
+    width, height = Image.open(io.BytesIO(data)).size
     fig_ratio = width / height
-    png = base64.b64encode(buf.getvalue()).decode("ascii")
+    png = base64.b64encode(data).decode("ascii")
     # as wide as the slide allows, or as 68 % of the screen's height allows (deck.css)
     ratio = fig_ratio
     return (f'<figure><img class="asb-deck-img" src="data:image/png;base64,{png}" alt="{html.escape(alt)}" '
@@ -342,6 +325,8 @@ def _predict(site: Path) -> list[Slide]:
 
 
 def _discuss(site: Path) -> list[Slide]:
+    from .handout import _select
+
     questions = _items(site, T, "discussion-questions")
     answers = _items(site, T, "answers-to-the-discussion-questions")
     quiz_first = _text_of(_built(site, SCALE, "section#check-your-understanding fieldset.asb-question legend"))
@@ -360,7 +345,7 @@ def _discuss(site: Path) -> list[Slide]:
     for k, q in enumerate(fields, 1):
         options = [o.find("label").decode_contents() for o in q.select("div.asb-option")]
         # its answers (the data script _built drops), from the page itself
-        facts = json.loads(_page_node(site, SCALE, f"fieldset#{q['id']} script.asb-quiz-data").string)
+        facts = json.loads(_select(site, SCALE, f"fieldset#{q['id']} script.asb-quiz-data").string)
         right = [i for i, ok in enumerate(facts["correct"]) if ok]
         items = "".join(f"<li><b>{letters[i]}.</b> {o}</li>" for i, o in enumerate(options))
         legend = q.find("legend").decode_contents()

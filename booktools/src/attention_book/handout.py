@@ -204,15 +204,18 @@ def _page(site: str, name: str) -> Page:
     return Page(path, BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser"))
 
 
-def _section(site: Path, name: str, section_id: str):
-    """A fresh copy of one section of a built page."""
-    from bs4 import BeautifulSoup
-
-    page = _page(str(site), name)
-    found = page.soup.find("section", id=section_id)
+def _select(site: Path, name: str, selector: str):
+    """A fresh copy of the first element matching the CSS ``selector`` on built page ``name``
+    (the handouts' sections, the slides' pieces); a page without one is an error."""
+    found = _page(str(site), name).soup.select_one(selector)
     if found is None:
-        raise ValueError(f"{name} has no section {section_id!r}")
-    return BeautifulSoup(str(found), "html.parser").section, page.path
+        raise ValueError(f"{name} has nothing matching {selector!r}")
+    return _soup(str(found)).find()
+
+
+def _section(site: Path, name: str, section_id: str):
+    """A fresh copy of one section of a built page, and the page's path."""
+    return _select(site, name, f'section[id="{section_id}"]'), _page(str(site), name).path
 
 
 def _is_answer(details) -> bool:

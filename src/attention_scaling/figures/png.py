@@ -64,16 +64,21 @@ def fast_png(pixels: np.ndarray, dpi: float, min_font_pt: float, compress_level:
     ))
 
 
-def png_bytes(fig: Figure, dpi: int = 100) -> bytes:
+def png_bytes(fig: Figure, dpi: int = 100, tight: bool = False) -> bytes:
     """The figure as PNG bytes (for ``ipywidgets.Image`` or ``IPython.display.Image``).
 
     The PNG records its dpi and the figure's smallest font size (:data:`MIN_FONT_KEY`), so a
-    browser test can tell how large its text is on the page.
+    browser test can tell how large its text is on the page. ``tight=True`` cuts the image to
+    what the figure draws (with a small margin), for a canvas whose outer labels would
+    otherwise fall past its edge, such as a figure redrawn smaller for a projector.
     """
     if not isinstance(fig, matplotlib.figure.Figure):
         raise ValueError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
     dpi = v.positive_int(dpi, "dpi")
+    if not isinstance(tight, bool):
+        raise ValueError(f"tight must be True or False, got {tight!r}")
     smallest = make_legible(fig)
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, metadata={MIN_FONT_KEY: f"{smallest:g}"})
+    crop = {"bbox_inches": "tight", "pad_inches": 0.06} if tight else {}
+    fig.savefig(buf, format="png", dpi=dpi, metadata={MIN_FONT_KEY: f"{smallest:g}"}, **crop)
     return buf.getvalue()
