@@ -5,6 +5,7 @@ for live frames), each recording the dpi and the smallest font size.
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import matplotlib.figure
 import numpy as np
@@ -79,6 +80,6 @@ def png_bytes(fig: Figure, dpi: int = 100, tight: bool = False) -> bytes:
         raise ValueError(f"tight must be True or False, got {tight!r}")
     smallest = make_legible(fig)
     buf = io.BytesIO()
-    crop = {"bbox_inches": "tight", "pad_inches": 0.06} if tight else {}
+    crop: dict[str, Any] = {"bbox_inches": "tight", "pad_inches": 0.06} if tight else {}
     fig.savefig(buf, format="png", dpi=dpi, metadata={MIN_FONT_KEY: f"{smallest:g}"}, **crop)
     return buf.getvalue()
