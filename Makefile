@@ -86,7 +86,7 @@ lint: venv-test
 # package alone, no built book, browser or build tools) on two workers, a file each
 # (test_explorables and test_accuracy, two thirds of the time, run side by side).
 check: lint
-	$(PY) -m pytest -q -n 2 --dist loadfile -p no:cacheprovider tests/package
+	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q -n 2 --dist loadfile -p no:cacheprovider tests/package
 
 # The browser is found (or installed) first; pytest's summary line is the last output.
 # configurable-http-proxy (npm) for the hub test is found or installed the same way.
@@ -95,9 +95,11 @@ check: lint
 # (tests/conftest.py). Files go out in the order tests/conftest.py gives them (the ones that
 # start a background job first, then those that need no built book): xdist's own reordering,
 # by the number of tests in a file, left the oldest-versions run to the end, alone. The 25
-# slowest steps are listed before the summary.
+# slowest steps are listed before the summary. One BLAS thread a process (tests/conftest.py says
+# why: OpenBLAS's spinning threads slowed every small product tenfold with both cores busy).
 test: venv-test lint
-	@CHROMIUM="$$(scripts/find-chromium $(PY))" CHP="$$(scripts/find-chp $(VENV))" $(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder --durations=25
+	@CHROMIUM="$$(scripts/find-chromium $(PY))" CHP="$$(scripts/find-chp $(VENV))" OPENBLAS_NUM_THREADS=1 \
+	  $(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder --durations=25
 
 # Whole-page screenshots of every page at 1280 and 390 px, light and dark, into
 # _build/screenshots/, taken while the reader-view checks run (make test leaves them out).

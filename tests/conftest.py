@@ -31,6 +31,13 @@ SCREENSHOTS = ROOT / "_build" / "screenshots"
 BIN = Path(sys.executable).parent
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
+# One BLAS thread a process, for this process and all it starts (the build, JupyterLab and its
+# kernels, the venvs' runs): the tests keep both cores busy, and OpenBLAS's own threads (as
+# many as cores, in every process that multiplies matrices) spin while they wait, so a small
+# product took ten times as long with two threads as with one on a busy two-core machine.
+# (Set before numpy loads; `make test` sets it too.)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 from chromium_flags import CHROMIUM_ARGS  # noqa: E402  (tests/ is on sys.path: this file's directory)
 from serving import QuietHandler, QuietServer  # noqa: E402
 
