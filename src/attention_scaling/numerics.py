@@ -537,7 +537,8 @@ ENSEMBLE_PAIRS = 2000
 DRAW_STREAM, ENSEMBLE_STREAM, PAIRS_STREAM = 0, 10, 20
 
 __all__ += ["SHARED_MAX_DIM", "SHARED_MAX_KEYS", "ENSEMBLE_QUERIES", "ENSEMBLE_PAIRS", "shared_draw",
-            "query_ensemble", "EnsembleParts", "ensemble_parts", "ensemble_scores", "pair_scores",
+            "query_ensemble", "EnsembleParts", "ensemble_parts", "ensemble_scores", "ensemble_scores_by_dimension",
+            "pair_scores",
             "weight_measures", "Expectation", "expectation"]
 
 
@@ -642,10 +643,36 @@ class EnsembleParts:
         return self.scores() / (q_norm * np.sqrt(self.k_mean * self.k_mean + self.k_along * self.k_along + self.k_rest))
 
 
-def _chi2(d: int, u: np.ndarray) -> np.ndarray:
-    from .portable_random import chi2_quantile
+def _chi2(dofs, u: np.ndarray) -> np.ndarray:
+    """Chi-square quantiles at the uniforms ``u`` for each number of degrees of freedom in
+    ``dofs``, shape ``(len(dofs), u.size)``, in one pass (portable_random's quantiles take one
+    per element); zero degrees of freedom give 0."""
+    from .portable_random import _chi2_quantiles
 
-    return chi2_quantile(d, u) if d > 0 else np.zeros_like(u)  # chi-square with 0 degrees: 0
+    dofs = np.asarray(dofs, dtype=np.int64)
+    out = np.zeros((dofs.size, u.size))
+    some = dofs > 0
+    if some.any():
+        many = _chi2_quantiles(np.repeat(dofs[some], u.size), np.tile(u, int(some.sum())))
+        out[some] = many.reshape(-1, u.size)
+    return out
+
+
+def _ensemble_parts(d_list: list[int], n_keys: int, n_queries: int, seed: int, stream: int,
+                    key_stride: int) -> list[EnsembleParts]:
+    """The parts at each dimension of ``d_list`` (checked by the caller): the normals are the
+    same at every d_k, and the chi-square quantiles of all of them are computed together."""
+    from .portable_random import normals, normals_at, uniforms, uniforms_at
+
+    keys = np.arange(n_queries)[:, None] * key_stride + np.arange(n_keys)
+    q_mean, k_mean = normals(seed, stream, n_queries), normals_at(seed, stream + 2, keys)
+    k_along = normals_at(seed, stream + 3, keys)
+    ds = np.array(d_list)
+    q_rest = _chi2(ds - 1, uniforms(seed, stream + 1, n_queries))
+    k_rest = _chi2(ds - 2, uniforms_at(seed, stream + 4, keys).ravel())
+    return [EnsembleParts(d_k=d, q_mean=q_mean, q_rest=q_rest[i], k_mean=k_mean,
+                          k_along=k_along if d > 1 else np.zeros(keys.shape), k_rest=k_rest[i].reshape(keys.shape))
+            for i, d in enumerate(d_list)]
 
 
 def ensemble_parts(d_k, n_keys: int = 16, n_queries: int = ENSEMBLE_QUERIES, seed: int = 0,
@@ -656,20 +683,10 @@ def ensemble_parts(d_k, n_keys: int = 16, n_queries: int = ENSEMBLE_QUERIES, see
     the uniform of the keys' rest (value ``i key_stride + j`` for key j of query i), so that
     fewer keys or queries are a prefix of the same draw.
     """
-    from .portable_random import normals, normals_at, uniforms, uniforms_at
-
     d_k, n_keys, seed, _ = _check_setup(d_k, n_keys, seed, 1.0)
     n_queries = v.positive_int(n_queries, "n_queries")
     key_stride = v.positive_int(key_stride, "key_stride", minimum=n_keys)
-    keys = np.arange(n_queries)[:, None] * key_stride + np.arange(n_keys)
-    return EnsembleParts(
-        d_k=d_k,
-        q_mean=normals(seed, stream, n_queries),
-        q_rest=_chi2(d_k - 1, uniforms(seed, stream + 1, n_queries)),
-        k_mean=normals_at(seed, stream + 2, keys),
-        k_along=normals_at(seed, stream + 3, keys) if d_k > 1 else np.zeros(keys.shape),
-        k_rest=_chi2(d_k - 2, uniforms_at(seed, stream + 4, keys).ravel()).reshape(keys.shape),
-    )
+    return _ensemble_parts([d_k], n_keys, n_queries, seed, stream, key_stride)[0]
 
 
 def ensemble_scores(d_k, n_keys: int = 16, n_queries: int = ENSEMBLE_QUERIES, seed: int = 0) -> np.ndarray:
@@ -680,6 +697,25 @@ def ensemble_scores(d_k, n_keys: int = 16, n_queries: int = ENSEMBLE_QUERIES, se
     magnitude :math:`m` are :math:`m^2` times these.
     """
     return ensemble_parts(d_k, n_keys, n_queries, seed).scores()
+
+
+def ensemble_scores_by_dimension(d_values, n_keys: int = 16, n_queries: int = ENSEMBLE_QUERIES,
+                                 seed: int = 0) -> np.ndarray:
+    r""":func:`ensemble_scores` at every dimension of ``d_values`` (strictly increasing), shape
+    ``(len(d_values), n_queries, n_keys)``: the same numbers, bit for bit, computed together
+    (a chapter that follows the many queries through every d_k from 1 to 1024 waits a
+    fraction of the time that 1024 calls take)."""
+    d_list = v.increasing_ints(d_values, "d_values")
+    for d in (d_list[0], d_list[-1]):
+        _check_setup(d, n_keys, seed, 1.0)
+    n_keys, seed = v.positive_int(n_keys, "n_keys"), v.positive_int(seed, "seed", minimum=0)
+    n_queries = v.positive_int(n_queries, "n_queries")
+    out = np.empty((len(d_list), n_queries, n_keys))
+    for start in range(0, len(d_list), 64):  # some 200 000 quantiles at a time
+        chunk = d_list[start:start + 64]
+        parts = _ensemble_parts(chunk, n_keys, n_queries, seed, ENSEMBLE_STREAM, SHARED_MAX_KEYS)
+        out[start:start + len(chunk)] = [p.scores() for p in parts]
+    return out
 
 
 def pair_scores(d_k, n_pairs: int = ENSEMBLE_PAIRS, seed: int = 0) -> np.ndarray:

@@ -151,14 +151,20 @@ def _log_gamma_half(k: int) -> float:
     return total
 
 
-def _lower_series(a: float, y: np.ndarray) -> np.ndarray:
+def _each(x, where):
+    """``x[where]`` for a per-element array, ``x`` itself for a number shared by every element."""
+    return x[where] if isinstance(x, np.ndarray) else x
+
+
+def _lower_series(a, y: np.ndarray) -> np.ndarray:
     """sum_n y^n / (a (a+1) ... (a+n)), each element's terms added until they fall below 1e-17
     of its sum (random.js: ``lowerSeries``, one element at a time).
 
     All elements step together until the last has stopped: the terms shrink (y < a + 1), and
     one below 1e-17 of the sum is under half its ulp (>= 5.5e-17 of it), so adding it and
-    every later one leaves that element's sum as random.js stops it, bit for bit."""
-    term = np.full_like(y, 1.0 / a)
+    every later one leaves that element's sum as random.js stops it, bit for bit. ``a`` is a
+    number, or one per element (each element's arithmetic is the same either way)."""
+    term = np.broadcast_to(1.0 / a, y.shape).astype(np.float64)
     total = term.copy()
     for n in range(1, 100_001):
         term *= y / (a + n)
@@ -168,7 +174,7 @@ def _lower_series(a: float, y: np.ndarray) -> np.ndarray:
     return total
 
 
-def _upper_fraction(a: float, y: np.ndarray) -> np.ndarray:
+def _upper_fraction(a, y: np.ndarray) -> np.ndarray:
     """Lentz's continued fraction for Q(a, y) e^y y^-a Gamma(a), per element (``upperFraction``):
     all elements step together, and each one's product stops changing at its own last step."""
     b = y + 1.0 - a
@@ -193,15 +199,17 @@ def _upper_fraction(a: float, y: np.ndarray) -> np.ndarray:
     return h
 
 
-def _tail(a: float, y: np.ndarray, log_gamma: float, lower: np.ndarray) -> np.ndarray:
-    """P(a, y) where ``lower``, else Q(a, y): the regularised incomplete gamma function."""
+def _tail(a, y: np.ndarray, log_gamma, lower: np.ndarray) -> np.ndarray:
+    """P(a, y) where ``lower``, else Q(a, y): the regularised incomplete gamma function.
+    ``a`` and ``log_gamma`` (log Gamma(a)) are numbers, or one per element of ``y``."""
     out = np.where(lower, 0.0, 1.0)
     pos = y > 0
+    a, log_gamma = _each(a, pos), _each(log_gamma, pos)
     scale = np.exp(-y[pos] + a * np.log(y[pos]) - log_gamma)
     series = y[pos] < a + 1.0
     part = np.empty_like(scale)
-    part[series] = _lower_series(a, y[pos][series]) * scale[series]
-    part[~series] = _upper_fraction(a, y[pos][~series]) * scale[~series]
+    part[series] = _lower_series(_each(a, series), y[pos][series]) * scale[series]
+    part[~series] = _upper_fraction(_each(a, ~series), y[pos][~series]) * scale[~series]
     low = lower[pos]
     # the series gives P, the fraction Q; the other is one minus it
     out[pos] = np.where(series, np.where(low, part, 1.0 - part), np.where(low, 1.0 - part, part))
@@ -213,26 +221,35 @@ def _tail(a: float, y: np.ndarray, log_gamma: float, lower: np.ndarray) -> np.nd
 _STOP = 1e-13
 
 
-def _chi2_quantiles(k: int, u: np.ndarray) -> np.ndarray:
-    """The quantiles at the uniforms ``u`` (1-D), each element iterated as random.js does."""
-    a = 0.5 * k
-    log_gamma = _log_gamma_half(k)
+def _chi2_quantiles(k, u: np.ndarray) -> np.ndarray:
+    """The quantiles at the uniforms ``u`` (1-D), each element iterated as random.js does, with
+    ``k`` degrees of freedom: one number, or one (>= 1) per element, so that many degrees of
+    freedom are computed in one pass. The numbers that depend on ``k`` alone are computed per
+    distinct ``k`` as Python floats, as for one ``k``: every element's arithmetic is the same."""
+    ks = np.broadcast_to(np.asarray(k, dtype=np.int64), u.shape)
+    distinct, which = np.unique(ks, return_inverse=True)
+    which = which.reshape(u.shape)
+
+    def per_k(fn):
+        return np.array([fn(int(x)) for x in distinct], dtype=np.float64)[which]
+    a = per_k(lambda x: 0.5 * x)
+    log_gamma = per_k(_log_gamma_half)
     lower = u <= 0.5
     target = np.where(lower, u, 1.0 - u)
     z = normal_quantile(u)
-    w = 1.0 - 2.0 / (9.0 * k) + z * math.sqrt(2.0 / (9.0 * k))
-    y = 0.5 * k * w * w * w
+    w = per_k(lambda x: 1.0 - 2.0 / (9.0 * x)) + z * per_k(lambda x: math.sqrt(2.0 / (9.0 * x)))
+    y = a * w * w * w
     bad = ~(y > 1e-3 * a)  # the Wilson-Hilferty start fails far in the lower tail: P ~ y^a / Gamma(a + 1)
-    y[bad] = np.exp((np.log(u[bad]) + log_gamma + math.log(a)) / a)
+    y[bad] = np.exp((np.log(u[bad]) + log_gamma[bad] + per_k(lambda x: math.log(0.5 * x))[bad]) / a[bad])
     live = np.arange(u.size)
     for _ in range(200):
-        yl, low = y[live], lower[live]
-        f = _tail(a, yl, log_gamma, low) - target[live]
-        density = np.exp(-yl + (a - 1.0) * np.log(yl) - log_gamma)
+        yl, low, al, gl = y[live], lower[live], a[live], log_gamma[live]
+        f = _tail(al, yl, gl, low) - target[live]
+        density = np.exp(-yl + (al - 1.0) * np.log(yl) - gl)
         stop = (f == 0.0) | (density == 0.0)
         with np.errstate(divide="ignore", invalid="ignore"):  # the stopped elements keep their y
             t = np.where(low, f / density, -f / density)
-            step = t / (1.0 - 0.5 * t * ((a - 1.0) / yl - 1.0))
+            step = t / (1.0 - 0.5 * t * ((al - 1.0) / yl - 1.0))
         new = yl - step
         new = np.where(new > 0.0, new, 0.5 * yl)
         done = np.abs(new - yl) <= _STOP * new

@@ -514,6 +514,21 @@ def test_ensemble_parts_have_the_law_of_whole_vectors():
     np.testing.assert_array_equal(one.scores(), one.q_mean[:, None] * one.k_mean)  # d_k = 1: q1 k1
 
 
+def test_ensemble_scores_by_dimension_are_each_dimensions_own():
+    """All dimensions at once (computed 64 to a chunk: 132 of them make three) give the scores
+    of ensemble_scores at each, bit for bit; bad grids are refused by name."""
+    from attention_scaling.numerics import ensemble_scores_by_dimension
+
+    dims = [*range(1, 131), 700, 1024]
+    together = ensemble_scores_by_dimension(dims, 9, n_queries=30, seed=4)
+    assert together.shape == (len(dims), 30, 9)
+    for row, d in zip(together, dims):
+        np.testing.assert_array_equal(row, ensemble_scores(d, 9, n_queries=30, seed=4))
+    for bad, param in (([4, 2], "d_values"), ([], "d_values"), ([1, 2000], "d_k"), ([4], "n_keys")):
+        with pytest.raises(ValueError, match=f"^{param}"):
+            ensemble_scores_by_dimension(bad, 9 if param != "n_keys" else 10**6)
+
+
 def test_ensemble_parts_are_prefixes_and_smooth_in_d_k():
     """Fewer keys or queries are the same draw; one more dimension moves every score a little."""
     big, small = ensemble_scores(100, 64, seed=4), ensemble_scores(100, 9, n_queries=50, seed=4)

@@ -101,6 +101,21 @@ def test_chi_square_quantiles_of_an_array_are_each_elements_own():
         np.testing.assert_array_equal(together, alone)
 
 
+def test_chi_square_quantiles_with_many_degrees_of_freedom_are_each_ones_own():
+    """One pass over many k (an element's own k, as numerics.ensemble_scores_by_dimension uses
+    it): every element bit for bit as with its k alone, and as alone one at a time."""
+    rng = np.random.default_rng(6)
+    u = np.concatenate([rng.uniform(0, 1, 60), [1.5 * 2.0**-53, 1e-10, 0.5, 1 - 2.0**-53]])
+    ks = (1, 2, 3, 7, 64, 513, 1024)
+    mixed = pr._chi2_quantiles(np.repeat(ks, u.size), np.tile(u, len(ks))).reshape(len(ks), u.size)
+    for row, k in zip(mixed, ks):
+        np.testing.assert_array_equal(row, pr.chi2_quantile(k, u))
+    shuffled = rng.permutation(np.repeat(ks, 3))  # ks in any order, each at one uniform
+    one_u = rng.uniform(0, 1, shuffled.size)
+    np.testing.assert_array_equal(pr._chi2_quantiles(shuffled, one_u),
+                                  [float(pr.chi2_quantile(int(k), x)) for k, x in zip(shuffled, one_u)])
+
+
 def test_chi_square_quantiles_are_vectorised_and_validated():
     u = np.array([[0.1, 0.5], [0.9, 0.99]])
     x = pr.chi2_quantile(4, u)
