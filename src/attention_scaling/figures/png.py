@@ -80,6 +80,11 @@ def png_bytes(fig: Figure, dpi: int = 100, tight: bool = False) -> bytes:
         raise ValueError(f"tight must be True or False, got {tight!r}")
     smallest = make_legible(fig)
     buf = io.BytesIO()
-    crop: dict[str, Any] = {"bbox_inches": "tight", "pad_inches": 0.06} if tight else {}
+    crop: dict[str, Any] = {}
+    if tight:  # labels, titles and texts counted whole: matplotlib 3.8 cut an axis label past the edge
+        texts = [t for ax in fig.axes for t in (ax.xaxis.label, ax.yaxis.label, ax.title, *ax.texts)]
+        texts = [t for t in texts + list(fig.texts) if t.get_visible() and t.get_text()]
+        crop = {"bbox_inches": "tight", "pad_inches": 0.06,
+                "bbox_extra_artists": fig.get_default_bbox_extra_artists() + texts}
     fig.savefig(buf, format="png", dpi=dpi, metadata={MIN_FONT_KEY: f"{smallest:g}"}, **crop)
     return buf.getvalue()
