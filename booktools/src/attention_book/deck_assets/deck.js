@@ -21,13 +21,22 @@
   var NEXT = { ArrowRight: 1, PageDown: 1, " ": 1, Spacebar: 1, ArrowLeft: -1, PageUp: -1 };
   var BASE = 0.036, SMALLEST = 0.026;  // a slide's text, as a share of the screen's height
 
+  // Each message goes both ways at once (the channel, and postMessage to the other window), so
+  // it arrives twice, the second copy late when the machine is busy: each carries its window's
+  // id and a count, and a copy, or an older message, from a window already heard is dropped (a
+  // late copy of "the screen is back" had undone the black screen pressed just after it).
+  var me = Math.random().toString(36).slice(2) + Date.now().toString(36), sent = 0, heard = {};
   function send(message) {
     message.deck = name;
+    message.from = me;
+    message.seq = ++sent;
     if (channel) { channel.postMessage(message); }
     if (peer && !peer.closed) { try { peer.postMessage(message, "*"); } catch (err) { /* closed */ } }
   }
   function receive(message) {
-    if (!message || message.deck !== name) { return; }
+    if (!message || message.deck !== name || message.from === me) { return; }
+    if ((heard[message.from] || 0) >= message.seq) { return; }
+    heard[message.from] = message.seq;
     if (message.type === "hello" && !presenter) { send({ type: "at", at: current, blanked: blanked }); return; }
     if (message.type === "at") {
       if (!presenter && !presenting) { start(message.at, false, true); }  // the presenter drives
