@@ -538,8 +538,7 @@ DRAW_STREAM, ENSEMBLE_STREAM, PAIRS_STREAM = 0, 10, 20
 
 __all__ += ["SHARED_MAX_DIM", "SHARED_MAX_KEYS", "ENSEMBLE_QUERIES", "ENSEMBLE_PAIRS", "shared_draw",
             "query_ensemble", "EnsembleParts", "ensemble_parts", "ensemble_scores", "ensemble_scores_by_dimension",
-            "pair_scores",
-            "weight_measures", "Expectation", "expectation"]
+            "pair_scores", "weight_measures", "Expectation", "expectation"]
 
 
 def _check_setup(d_k, n_keys, seed, magnitude):
@@ -705,10 +704,8 @@ def ensemble_scores_by_dimension(d_values, n_keys: int = 16, n_queries: int = EN
     ``(len(d_values), n_queries, n_keys)``: the same numbers, bit for bit, computed together
     (a chapter that follows the many queries through every d_k from 1 to 1024 waits a
     fraction of the time that 1024 calls take)."""
-    d_list = v.increasing_ints(d_values, "d_values")
-    for d in (d_list[0], d_list[-1]):
-        _check_setup(d, n_keys, seed, 1.0)
-    n_keys, seed = v.positive_int(n_keys, "n_keys"), v.positive_int(seed, "seed", minimum=0)
+    d_list = v.increasing_ints(d_values, "d_values")  # positive: the largest is the one to check
+    _, n_keys, seed, _ = _check_setup(d_list[-1], n_keys, seed, 1.0)
     n_queries = v.positive_int(n_queries, "n_queries")
     out = np.empty((len(d_list), n_queries, n_keys))
     for start in range(0, len(d_list), 64):  # some 200 000 quantiles at a time
