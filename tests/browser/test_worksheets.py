@@ -223,15 +223,26 @@ def test_a_prediction_typed_on_the_page_survives_a_new_visit(site, browser):
         page.goto(url, wait_until="load")
         return page, page.evaluate("() => [...document.querySelectorAll('.asb-prediction textarea')].map(b => b.value)")
 
+    def come_back(typed_on, done):
+        """A new tab, while the one typed on is still open: Chromium hands a page's localStorage
+        writes to its browser process asynchronously, and on a busy machine a tab opened (or the
+        typed-on tab closed) at once could miss them (once in five full runs here). So the
+        student comes back up to four times over about half a minute; never is a failure."""
+        for attempt in range(4):
+            page, values = visit()
+            if done(values) or attempt == 3:
+                typed_on.close()
+                return page, values
+            page.close()
+            typed_on.wait_for_timeout(1000 * (1 + 3 * attempt))
+
     page, values = visit()
     assert len(values) >= 2 and not any(values), values
     page.locator(".asb-prediction textarea").nth(1).fill("It returns nan: e^1000 overflows.")
-    page.close()
-    page, kept = visit()
+    page, kept = come_back(page, lambda values: any(values))
     assert kept[1] == "It returns nan: e^1000 overflows." and kept[0] == "" and not any(kept[2:]), kept
     page.locator(".asb-prediction textarea").nth(1).fill("")
-    page.close()
-    page, emptied = visit()
+    page, emptied = come_back(page, lambda values: not any(values))
     assert not any(emptied), emptied
     context.close()
 
