@@ -646,13 +646,13 @@ def _chi2(dofs, u: np.ndarray) -> np.ndarray:
     """Chi-square quantiles at the uniforms ``u`` for each number of degrees of freedom in
     ``dofs``, shape ``(len(dofs), u.size)``, in one pass (portable_random's quantiles take one
     per element); zero degrees of freedom give 0."""
-    from .portable_random import _chi2_quantiles
+    from .portable_random import chi2_quantile
 
     dofs = np.asarray(dofs, dtype=np.int64)
     out = np.zeros((dofs.size, u.size))
     some = dofs > 0
     if some.any():
-        many = _chi2_quantiles(np.repeat(dofs[some], u.size), np.tile(u, int(some.sum())))
+        many = chi2_quantile(dofs[some][:, None], u[None, :])
         out[some] = many.reshape(-1, u.size)
     return out
 

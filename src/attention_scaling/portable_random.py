@@ -260,14 +260,28 @@ def _chi2_quantiles(k, u: np.ndarray) -> np.ndarray:
     return 2.0 * y
 
 
-def chi2_quantile(k: int, u) -> np.ndarray:
+def chi2_quantile(k, u) -> np.ndarray:
     """The quantile at ``u`` (in (0, 1)) of the chi-square distribution with ``k`` degrees of
-    freedom, as ``random.js`` computes it (``chi2Quantile``): relative error about 1e-14."""
-    k = v.positive_int(k, "k")
+    freedom, as ``random.js`` computes it (``chi2Quantile``): relative error about 1e-14.
+
+    ``k`` is one integer >= 1, or an integer array that broadcasts against ``u`` (one ``k`` an
+    element, computed in one pass and bit for bit as each ``k`` alone)."""
     u = np.asarray(v.real_array(u, "u", dtype=np.float64, min_ndim=0), dtype=np.float64)
     if ((u <= 0) | (u >= 1)).any():
         raise ValueError("u must lie strictly between 0 and 1")
-    return _chi2_quantiles(k, u.ravel()).reshape(u.shape)
+    if np.ndim(k) == 0:
+        ks = np.full(u.shape, v.positive_int(k, "k"), dtype=np.int64)
+    else:
+        arr = np.asarray(k)
+        if arr.dtype.kind not in "iu":
+            raise ValueError(f"k must hold integers, got dtype {arr.dtype}")
+        if arr.size and arr.min() < 1:
+            raise ValueError(f"k must be >= 1, got {int(arr.min())}")
+        try:
+            ks, u = np.broadcast_arrays(arr.astype(np.int64), u)
+        except ValueError:
+            raise ValueError(f"k of shape {arr.shape} does not broadcast against u of shape {u.shape}") from None
+    return _chi2_quantiles(ks.ravel(), u.ravel()).reshape(u.shape)
 
 
 def half_normal_bins(edges, sigma: float) -> np.ndarray:

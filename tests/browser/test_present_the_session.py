@@ -250,6 +250,18 @@ def test_the_presenter_view_follows_the_slides_from_disk(browser, site):
     assert "stop" in pv.evaluate("document.querySelector('.asb-pv-now .asb-pv-stop').textContent")
     pv.screenshot(path=str(SCREENSHOTS / "deck-presenter.png"))
     page.screenshot(path=str(SCREENSHOTS / "deck-audience-stop.png"))
+    # a presenter's laptop in dark mode: the presenter view turns dark, the projector stays light
+    background = "() => getComputedStyle(document.body).backgroundColor"
+    assert pv.evaluate(background) == "rgb(255, 255, 255)"
+    for window in (pv, page):
+        window.emulate_media(color_scheme="dark")
+    pv.wait_for_function("() => document.documentElement.dataset.theme === 'dark'", timeout=5000)
+    assert pv.evaluate(background) == "rgb(18, 18, 18)"
+    assert pv.evaluate("() => getComputedStyle(document.querySelector('.asb-pv-notes')).color") == "rgb(206, 214, 221)"
+    assert page.evaluate(background) == "rgb(255, 255, 255)"
+    pv.screenshot(path=str(SCREENSHOTS / "deck-presenter-dark.png"))
+    pv.emulate_media(color_scheme="light")
+    pv.wait_for_function("() => document.documentElement.dataset.theme === 'light'", timeout=5000)
     page.click(".asb-presenting .asb-present-close")  # the explorer's Close: as Escape, one press arms
     assert page.evaluate("document.documentElement.classList.contains('asb-deck-on')")
     assert page.locator(".asb-deck-toast").inner_text().startswith("Press Escape again")

@@ -252,10 +252,9 @@ def _projector_figure(site: Path) -> str:
     finally:
         plt.close(fig)
     width, height = Image.open(io.BytesIO(data)).size
-    fig_ratio = width / height
+    ratio = width / height
     png = base64.b64encode(data).decode("ascii")
     # as wide as the slide allows, or as 68 % of the screen's height allows (deck.css)
-    ratio = fig_ratio
     return (f'<figure><img class="asb-deck-img" src="data:image/png;base64,{png}" alt="{html.escape(alt)}" '
             f'style="width: min(100%, calc(68vh * {ratio:.4f}))">'
             + (f"<figcaption>Figure 1.1. {first.group(1)}</figcaption>" if first else "") + "</figure>")

@@ -296,6 +296,12 @@
   var view = null;
   function buildPresenter() {
     document.documentElement.classList.add("asb-deck-presenter");
+    // the presenter's laptop follows its own setting (the projector's page stays light): the
+    // explorers' views read the same attribute as on the book's pages
+    var dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)");
+    function scheme() { document.documentElement.dataset.theme = dark && dark.matches ? "dark" : "light"; }
+    scheme();
+    if (dark && dark.addEventListener) dark.addEventListener("change", scheme);
     document.title = "Presenter view: " + document.title;
     view = document.createElement("div");
     view.className = "asb-pv";
