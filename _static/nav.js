@@ -178,14 +178,26 @@
   }
 
   /* A table or formula that scrolls sideways fades at its cut edge (book.css); the fade is
-     at most as wide as the scroller can scroll, so no text stays under it at either end. */
+     at most as wide as the scroller can scroll, so no text stays under it at either end.
+     Every box is measured first, then only the changed ones are written: a write between two
+     measures would lay the page out again, once per formula (0.7 s of a phone's main thread
+     on the longest chapter), and a new custom property restyles every element of a formula.
+     A box inside a closed fold is not measured (that would lay the hidden fold out, thousands
+     of elements a fold): it is when the fold opens. */
   function setFades() {
-    document.querySelectorAll(".pst-scrollable-table-container, div.math").forEach(function (e) {
-      var room = e.scrollWidth - e.clientWidth;
-      if (room > 0) e.style.setProperty("--asb-fade", "min(3rem, " + room + "px)");
-      else e.style.removeProperty("--asb-fade");
+    var boxes = Array.prototype.filter.call(document.querySelectorAll(".pst-scrollable-table-container, div.math"),
+                                            function (e) { return !e.closest("details:not([open])"); });
+    var rooms = boxes.map(function (e) { return e.scrollWidth - e.clientWidth; });
+    boxes.forEach(function (e, i) {
+      var room = rooms[i];
+      var fade = room > 0 ? "min(3rem, " + room + "px)" : "";
+      if (e.style.getPropertyValue("--asb-fade") !== fade) {
+        if (fade) e.style.setProperty("--asb-fade", fade); else e.style.removeProperty("--asb-fade");
+      }
       // a table with columns out of sight says so in words too (book.css: .asb-wide)
-      if (e.classList.contains("pst-scrollable-table-container")) e.classList.toggle("asb-wide", room > 16);
+      if (e.classList.contains("pst-scrollable-table-container") && e.classList.contains("asb-wide") !== room > 16) {
+        e.classList.toggle("asb-wide", room > 16);
+      }
     });
   }
 
@@ -304,4 +316,5 @@
   else start();
   window.addEventListener("load", setFades);
   window.addEventListener("resize", setFades);
+  document.addEventListener("toggle", function (event) { if (event.target.open) setFades(); }, true);
 })();

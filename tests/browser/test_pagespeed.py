@@ -315,3 +315,99 @@ def test_the_theme_stylesheet_is_trimmed_once_per_set_of_names_in_use(tmp_path, 
     monkeypatch.setattr(pagespeed, "unused_css_removed", parse)
     assert build('<p class="a zzz">now both</p>') == theme
     assert len(list(cache.glob("*.css"))) == 2
+
+
+def _theme_icon_fonts() -> Path:
+    import pydata_sphinx_theme
+
+    return Path(pydata_sphinx_theme.__file__).parent / "theme/pydata_sphinx_theme/static/vendor/fontawesome/webfonts"
+
+
+def test_icon_fonts_keep_exactly_the_icons_the_stylesheets_draw(tmp_path):
+    """subset_icon_fonts: each face keeps the icons of the site's rules it holds (in @media too),
+    not MathJax's private-use characters (its own fonts), under the same file names; an icon no
+    face holds is an error naming it."""
+    from fontTools.ttLib import TTFont
+
+    from attention_book.pagespeed import ICON_FONTS, icon_codepoints, subset_icon_fonts
+
+    site = _site(tmp_path)
+    fonts = site / ICON_FONTS
+    shutil.copytree(_theme_icon_fonts(), fonts)
+    full = {p.name: p.stat().st_size for p in fonts.iterdir()}
+    (site / "_static" / "icons.css").write_text(
+        '.fa-bars:before{content:"\\f0c9"}\n@media (min-width: 10px){.x::after{content:"\uf002"}}\n'
+        '.fa-github:before{content:"\\f09b"}\nmjx-stretchy-h.mjx-c23DF mjx-beg mjx-c::before{content:"\ue152"}\n',
+        encoding="utf-8")
+    assert icon_codepoints(site) == {0xF0C9, 0xF002, 0xF09B}
+    report = subset_icon_fonts(site)
+    assert report["icons"] == 3 and report["files"] == len(full) and report["after"] < report["before"] / 20
+    assert sorted(p.name for p in fonts.iterdir()) == sorted(full)
+    for name, cps in (("fa-solid-900.woff2", {0xF0C9, 0xF002}), ("fa-brands-400.woff2", {0xF09B}),
+                      ("fa-regular-400.woff2", set()), ("fa-solid-900.ttf", {0xF0C9, 0xF002})):
+        font = TTFont(fonts / name)
+        assert set(font.getBestCmap() or {}) == cps, name
+        assert font.flavor == ("woff2" if name.endswith(".woff2") else None)
+    shutil.rmtree(fonts)
+    shutil.copytree(_theme_icon_fonts(), fonts)
+    (site / "_static" / "more.css").write_text('.y:before{content:"\\e0ff"}\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="U\\+E0FF"):
+        subset_icon_fonts(site)
+    assert subset_icon_fonts(_site(tmp_path / "bare")) is None
+
+
+#: Every icon the page draws with an icon font (a ``::before`` whose content is one private-use
+#: character): its glyph drawn alone on a canvas in the same face, and the pixels it inks.
+_ICON_INK = """async () => {
+    const out = [];
+    for (const e of document.querySelectorAll('body *')) {
+        const s = getComputedStyle(e, '::before');
+        const ch = (s.content || '').replace(/^"|"$/g, '');
+        if ([...ch].length !== 1 || ch.codePointAt(0) < 0xE000 || ch.codePointAt(0) > 0xF8FF) continue;
+        if (!/Font Awesome/.test(s.fontFamily)) continue;
+        const font = `${s.fontWeight} 48px ${s.fontFamily}`;
+        await document.fonts.load(font, ch);
+        const c = document.createElement('canvas'); c.width = c.height = 80;
+        const g = c.getContext('2d'); g.font = font; g.textBaseline = 'middle'; g.fillText(ch, 10, 40);
+        const px = g.getImageData(0, 0, 80, 80).data;
+        let ink = 0; for (let i = 3; i < px.length; i += 4) if (px[i] > 0) ink++;
+        out.push({cp: ch.codePointAt(0).toString(16), cls: e.className.toString().slice(0, 60), ink});
+    }
+    return out;
+}"""
+
+
+@pytest.mark.browser
+def test_every_icon_a_page_draws_has_its_glyph(browser, site):
+    """With the icon fonts cut (pagespeed.subset_icon_fonts), every icon of a chapter, the
+    search page and a lab still draws, on a desktop and on a phone, in light and dark: a glyph a
+    face lacks would ink nothing. A private-use character the fonts do not hold inks nothing here
+    (the check can fail)."""
+    httpd = QuietServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    origin = f"http://127.0.0.1:{httpd.server_address[1]}"
+    try:
+        seen = set()
+        for (width, height), mode in (((1280, 900), "light"), ((390, 844), "dark")):
+            context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=mode)
+            tab = context.new_page()
+            for name in ("book/derive-the-softmax-gradient.html", "search.html", "notebooks/lab-find-the-needle.html"):
+                tab.goto(f"{origin}/{name}")
+                tab.wait_for_load_state("load")
+                icons = tab.evaluate(_ICON_INK)
+                assert len(icons) >= 5, (name, width, icons)
+                blank = [i for i in icons if i["ink"] < 20]
+                assert blank == [], f"{name} at {width} px: icons with no glyph {blank}"
+                seen |= {i["cp"] for i in icons}
+            planted = tab.evaluate("""async () => { const font = '900 48px "Font Awesome 6 Free"';
+                await document.fonts.load(font, '\\uf6f0');
+                const c = document.createElement('canvas'); c.width = c.height = 80;
+                const g = c.getContext('2d'); g.font = font; g.textBaseline = 'middle'; g.fillText('\\uf6f0', 10, 40);
+                const px = g.getImageData(0, 0, 80, 80).data; let ink = 0;
+                for (let i = 3; i < px.length; i += 4) if (px[i] > 0) ink++; return ink; }""")
+            assert planted == 0  # fa-horse: not on any page, so not in the cut font
+            context.close()
+        assert len(seen) >= 8, seen
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

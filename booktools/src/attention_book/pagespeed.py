@@ -5,6 +5,7 @@ finished page (Lighthouse in `make bench` measures them, benchmarks/bench.py).
 - The theme's assets a page does not use leave it, its head scripts are deferred, and the
   theme's script preloads go (:func:`trim_theme_assets`).
 - The theme's stylesheet loses the rules no page can match (:func:`trim_theme_css`).
+- The icon fonts keep only the icons the stylesheets draw (:func:`subset_icon_fonts`).
 - A page's stylesheets are joined into one file, with the theme's ``@import`` inlined, and
   the tiny ``documentation_options.js`` is inlined (:func:`bundle_page_assets`): the
   first paint waits for one stylesheet instead of a dozen, one of them behind another.
@@ -463,7 +464,82 @@ def speed_up_site(outdir) -> dict:
         name = page.relative_to(outdir).as_posix()
         _rewrite(page, lambda t: trim_theme_assets(lazy_images(t), search_page=name == "search.html"))
     return {"theme_css": trim_theme_css(outdir), "bundles": bundle_stylesheets(outdir),
-            "unloaded": drop_icon_script(outdir, pages)}
+            "unloaded": drop_icon_script(outdir, pages), "icon_fonts": subset_icon_fonts(outdir)}
+
+
+ICON_FONTS = "_static/vendor/fontawesome/webfonts"
+
+
+def _private_use(ch: str) -> bool:
+    """A character of Unicode's private use areas, where icon fonts put their glyphs."""
+    cp = ord(ch)
+    return 0xE000 <= cp <= 0xF8FF or cp >= 0xF0000
+
+
+def icon_codepoints(outdir) -> set[int]:
+    """Every private-use character that a style rule of the site's stylesheets draws, MathJax's
+    own rules (selectors of ``mjx-`` elements, drawn with MathJax's fonts) aside: the icons its
+    pages can show. Font Awesome draws an icon as a ``::before`` whose ``content`` is such a
+    character (the theme's own rules do too), and the theme's stylesheet has lost the rules of
+    the icons no page or script names (:func:`trim_theme_css`), so what is left can be drawn."""
+    import tinycss2
+
+    found: set[int] = set()
+
+    def walk(nodes) -> None:
+        for node in nodes:
+            if node.type == "qualified-rule":
+                selectors = [x.strip() for x in _split_selectors(tinycss2.serialize(node.prelude))]
+                if all(x.startswith("mjx-") for x in selectors):
+                    continue
+                found.update(ord(c) for c in tinycss2.serialize(node.content) if _private_use(c))
+            elif node.type == "at-rule" and node.content is not None and node.at_keyword != "font-face":
+                walk(tinycss2.parse_rule_list(node.content, skip_comments=True, skip_whitespace=True))
+
+    for css in Path(outdir).rglob("*.css"):
+        walk(tinycss2.parse_stylesheet(css.read_text(encoding="utf-8"), skip_comments=True, skip_whitespace=True))
+    return found
+
+
+def subset_icon_fonts(outdir) -> dict | None:
+    """Cut the icon fonts (``ICON_FONTS``: Font Awesome's, which the theme loads on every page
+    before its icons show) down to the glyphs of :func:`icon_codepoints`, under the same names,
+    so that no stylesheet changes: 156 kB of the solid face becomes about 3 kB, the largest
+    request of a page's first paint after its HTML and stylesheet. Returns the bytes before and
+    after, or None if the site has no icon fonts.
+
+    Sphinx copies a theme's files afresh when they differ, so every build cuts the full fonts.
+    An icon that no face of the fonts holds (a theme that moved on) is an error, not a blank."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    folder = Path(outdir) / ICON_FONTS
+    files = sorted(p for p in folder.glob("*") if p.suffix in (".woff2", ".ttf")) if folder.is_dir() else []
+    if not files:
+        return None
+    wanted = icon_codepoints(outdir)
+    before = after = 0
+    held: set[int] = set()
+    for path in files:
+        font = TTFont(path)
+        held |= set(font.getBestCmap())
+        keep = sorted(wanted & set(font.getBestCmap()))
+        options = subset.Options()
+        options.flavor = "woff2" if path.suffix == ".woff2" else None
+        options.layout_features = ["*"]
+        options.notdef_outline = False  # a glyph a face lacks draws nothing, not a box
+        cut = subset.Subsetter(options)
+        cut.populate(unicodes=keep)
+        cut.subset(font)
+        size = path.stat().st_size
+        font.flavor = options.flavor
+        font.save(path)
+        before, after = before + size, after + path.stat().st_size
+    missing = wanted - held
+    if missing:
+        raise ValueError("the stylesheets draw icons that no icon font holds: "
+                         + ", ".join(f"U+{cp:04X}" for cp in sorted(missing)))
+    return {"files": len(files), "icons": len(wanted), "before": before, "after": after}
 
 
 def drop_icon_script(outdir, pages) -> list[str]:

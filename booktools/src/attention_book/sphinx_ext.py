@@ -820,3 +820,7 @@ def _finish_pages(app, exception):
                     speed["theme_css"]["before"], speed["theme_css"]["after"])
     logger.info("attention_book: %d pages link one stylesheet each (%d bundles, the largest %d bytes)",
                 speed["bundles"]["pages"], speed["bundles"]["bundles"], speed["bundles"]["bytes"])
+    if speed["icon_fonts"]:
+        logger.info("attention_book: %d icon fonts cut to the %d icons the stylesheets draw: %d -> %d bytes",
+                    speed["icon_fonts"]["files"], speed["icon_fonts"]["icons"],
+                    speed["icon_fonts"]["before"], speed["icon_fonts"]["after"])
