@@ -102,10 +102,12 @@
     function untab() {
       root.querySelectorAll("mjx-container").forEach(function (m) { m.setAttribute("tabindex", "-1"); });
     }
-    window.addEventListener("load", function () {
+    function whenTypeset() {
       var mj = window.MathJax;
       if (mj && mj.startup && mj.startup.promise) { mj.startup.promise.then(untab); } else { untab(); }
-    });
+    }
+    // mounted as the page loads, or later, when the reader scrolls to it
+    if (document.readyState === "complete") { whenTypeset(); } else { window.addEventListener("load", whenTypeset); }
   }
   // --- Presentation mode ------------------------------------------------------------
   // The player fills the screen (a fixed overlay, moved to the end of <body> so that no
@@ -353,16 +355,34 @@
     root.asbGo = function (k) { if (active) { go(k); } };
     root.asbStops = stops ? stops.length : 0;
   }
+  // An explorer is mounted when it comes within a screen's height of the window, not while the
+  // page loads: mounting computes its first state (the context explorer's curves, 0.1 s of a
+  // laptop's time, four times that on a phone) and draws it, and a page has up to three. Until
+  // then the build's picture and readout show, as without scripts. root.asbMount() mounts it
+  // at once (the slides, Present, printing); the prose's numbers follow it once it is mounted.
   function start() {
-    document.querySelectorAll(".asb-player").forEach(init);
+    var players = [].slice.call(document.querySelectorAll(".asb-player"));
+    players.forEach(function (root) {
+      var done = false;
+      root.asbMount = function () {
+        if (done) { return; }
+        done = true;
+        if (watcher) { watcher.unobserve(root); }
+        init(root);
+      };
+    });
+    var watcher = window.IntersectionObserver ? new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) { if (e.isIntersecting) { e.target.asbMount(); } });
+    }, { rootMargin: "100% 0px" }) : null;
     // ?present opens the page's first player in presentation mode, ?present=2 the second.
     // (Sphinx's sphinx_highlight.js may have rewritten the address to ?present= by now.)
     var match = /[?&]present(?:=(\d*))?(?:&|$)/.exec(window.location.search);
-    if (match) {
-      var players = document.querySelectorAll(".asb-player");
-      var which = players[(match[1] ? Number(match[1]) : 1) - 1];
-      if (which && which.asbPresent) { which.asbPresent(false); }
-    }
+    var which = match ? players[(match[1] ? Number(match[1]) : 1) - 1] : null;
+    if (which) { which.asbMount(); }
+    players.forEach(function (root) { if (watcher) { watcher.observe(root); } else { root.asbMount(); } });
+    // a printed page shows each explorer as the module draws it
+    window.addEventListener("beforeprint", function () { players.forEach(function (root) { root.asbMount(); }); });
+    if (which && which.asbPresent) { which.asbPresent(false); }
   }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);

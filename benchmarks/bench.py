@@ -295,6 +295,7 @@ def static_latency(rounds: int = 60, throttle: int = THROTTLE, seed: int = 2026)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto(f"{origin}/{STATIC_PAGE}", wait_until="load")
+            page.locator(root).first.scroll_into_view_if_needed()  # it mounts on sight (player.js)
             page.wait_for_selector(f"{root}.asb-ready", timeout=30_000)
             cdp = page.context.new_cdp_session(page)
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})

@@ -15,11 +15,29 @@ from attention_scaling.attention import attention_backward, attention_forward
 WAIT_FOR_MATHS_JS = """async () => {
     if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
     await document.fonts.ready;
+    // An explorer mounts when it comes near the window (player.js): scroll to each, as a reader
+    // reading down the page does, until it is mounted, then back to where the page was.
+    const players = [...document.querySelectorAll('.asb-player')].filter(p => p.asbMount);
+    if (players.length) {
+        const at = [scrollX, scrollY];
+        for (const p of players) {
+            p.scrollIntoView({block: 'center', behavior: 'instant'});
+            const t0 = performance.now();
+            while (!p.classList.contains('asb-ready') && performance.now() - t0 < 20000) {
+                await new Promise(r => requestAnimationFrame(r));
+            }
+        }
+        scrollTo({left: at[0], top: at[1], behavior: 'instant'});
+        await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    }
+    await document.fonts.ready;
 }"""
 
 
 def wait_for_maths(page) -> None:
-    """Wait (Playwright ``page``) until the page's maths is typeset and its fonts are loaded."""
+    """Wait (Playwright ``page``) until the page's maths is typeset, its fonts are loaded and
+    its explorers mounted (each scrolled to, as a reader reaching it, then the page scrolled
+    back)."""
     page.evaluate(WAIT_FOR_MATHS_JS)
 
 

@@ -243,6 +243,8 @@ def test_player_readout_table_follows_the_slider(browser, site, page_name, width
     page = context.new_page()
     page.goto((site / page_name).as_uri())
     player = page.locator(".asb-player").first
+    player.scroll_into_view_if_needed()  # the reader reaches it: it mounts (player.js)
+    page.wait_for_function("p => p.classList.contains('asb-ready')", arg=player.element_handle(), timeout=10000)
     slider = player.locator("input[type=range]").first  # the magnitude (the gain moves a curve only)
     slider.scroll_into_view_if_needed()
     before = player.evaluate(READOUT_JS)

@@ -411,3 +411,31 @@ def test_every_icon_a_page_draws_has_its_glyph(browser, site):
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_article_images_keep_their_room_before_they_load(tmp_path):
+    """sized_images: an article image without a size gets its file's pixels as width and height
+    (a lazy image then holds its room and nothing below it moves when it loads); an image that
+    has a size, a missing file, an external one or one outside the article stays; idempotent."""
+    from PIL import Image
+
+    from attention_book.pagespeed import lazy_images, sized_images
+
+    (tmp_path / "_images").mkdir()
+    Image.new("RGB", (321, 123)).save(tmp_path / "_images" / "a.png")
+    page = tmp_path / "book" / "p.html"
+    page.parent.mkdir()
+    text = ('<html><body><img src="../_images/a.png" alt="head"><article class="bd-article">'
+            '<img alt="one" src="../_images/a.png" />'
+            '<img src="../_images/a.png?v=1#x" alt="&amp;">'
+            '<img src="../_images/a.png" width="10" height="5">'
+            '<img src="../_images/gone.png"><img src="https://example.org/a.png">'
+            '<img src="data:image/png;base64,AAAA"></article></body></html>')
+    out = sized_images(lazy_images(text), page)
+    imgs = re.findall(r"<img\b[^>]*>", out)
+    assert imgs[0] == '<img src="../_images/a.png" alt="head">'  # outside the article
+    assert imgs[1].startswith('<img width="321" height="123" alt="one"') and 'loading="lazy"' not in imgs[1]
+    assert imgs[2].startswith('<img width="321" height="123" src="../_images/a.png?v=1#x"') and 'loading="lazy"' in imgs[2]
+    assert 'width="10" height="5"' in imgs[3] and "321" not in imgs[3]
+    assert all(" width=" not in tag for tag in imgs[4:])
+    assert sized_images(out, page) == out

@@ -1,7 +1,8 @@
 """What makes the built pages open fast on a phone: the steps the build applies to every
 finished page (Lighthouse in `make bench` measures them, benchmarks/bench.py).
 
-- Images below the fold load lazily (:func:`lazy_images`).
+- Images below the fold load lazily (:func:`lazy_images`), and every image keeps its room
+  before it loads (:func:`sized_images`).
 - The theme's assets a page does not use leave it, its head scripts are deferred, and the
   theme's script preloads go (:func:`trim_theme_assets`).
 - The theme's stylesheet loses the rules no page can match (:func:`trim_theme_css`).
@@ -18,6 +19,7 @@ typeset. Each step is idempotent and leaves what a page shows as it was.
 from __future__ import annotations
 
 import hashlib
+import html as _html
 import os
 import re
 from pathlib import Path
@@ -67,6 +69,38 @@ def lazy_images(text: str) -> str:
         return tag[:-1] + ' loading="lazy" decoding="async">'
 
     return text[:start] + _IMG.sub(mark, text[start:])
+
+
+_SRC = re.compile(r'\bsrc="([^"]+)"')
+
+
+def sized_images(text: str, page) -> str:
+    """``text`` (the HTML of ``page``, a file of the built site) with every image of its article
+    that has no ``width`` and ``height`` given the file's own size in pixels (the size it shows
+    at, at most the column's width: book.css gives article images ``height: auto``). The page
+    keeps room for a figure before it loads, so nothing below it moves when it does (a lazy
+    image had no height until then). Images that are not files of the site stay as they are.
+    Idempotent."""
+    from PIL import Image
+
+    start = text.find(_ARTICLE)
+    if start < 0:
+        return text
+
+    def size(m: re.Match) -> str:
+        tag = m.group(0)
+        src = _SRC.search(tag)
+        if " width=" in tag or " height=" in tag or not src or _EXTERNAL.match(src.group(1)):
+            return tag
+        path = (Path(page).parent / _html.unescape(src.group(1)).split("?")[0].split("#")[0]).resolve()
+        try:
+            with Image.open(path) as im:
+                w, h = im.size
+        except (OSError, ValueError):
+            return tag
+        return tag[:4] + f' width="{w}" height="{h}"' + tag[4:]
+
+    return text[:start] + _IMG.sub(size, text[start:])
 
 
 # --- theme assets a page does not use ---------------------------------------------------
@@ -462,7 +496,7 @@ def speed_up_site(outdir) -> dict:
     pages = site_pages(outdir)
     for page in pages:
         name = page.relative_to(outdir).as_posix()
-        _rewrite(page, lambda t: trim_theme_assets(lazy_images(t), search_page=name == "search.html"))
+        _rewrite(page, lambda t: trim_theme_assets(sized_images(lazy_images(t), page), search_page=name == "search.html"))
     return {"theme_css": trim_theme_css(outdir), "bundles": bundle_stylesheets(outdir),
             "unloaded": drop_icon_script(outdir, pages), "icon_fonts": subset_icon_fonts(outdir)}
 

@@ -59,7 +59,11 @@
   [].forEach.call(deck.querySelectorAll(".asb-deck-players [data-explorer]"), function (holder) {
     players[holder.getAttribute("data-explorer")] = holder.querySelector(".asb-player");
   });
-  function playerFor(slide) { return players[slide.getAttribute("data-explorer")] || null; }
+  function playerFor(slide) {  // mounted now if it was not yet (player.js mounts on sight)
+    var root = players[slide.getAttribute("data-explorer")] || null;
+    if (root && root.asbMount) { root.asbMount(); }
+    return root;
+  }
   // the explorer's own Close button, while the deck shows it: as Escape, a first press arms
   var host = { step: function (by) { go(current + by); },
                leave: function () { keys.escape(); } };
