@@ -15,7 +15,8 @@ measured here and only here: the test suite asserts behaviour, never timings.
   the page receives per change are counted too: the module's changes need none.
 * **Static page, input → painted under 4× CPU throttling** (``static_*``): the built "Scale
   the scores" page served from disk, Chromium slowed four times through the DevTools protocol
-  (Lighthouse's mobile setting); arrow keys on each range input of the attention explorer.
+  (Lighthouse's mobile setting); arrow keys on each range input of the attention explorer, and
+  on a range input that only writes its value (``static_floor``: what any change costs there).
 * **Build** cold and warm, **page weight** (bytes each page loads until the network is idle,
   served gzip-compressed as a static host serves them: sent and decoded), and **Lighthouse**
   (mobile and desktop presets) over every page.
@@ -263,6 +264,21 @@ def _lab_key(path: str, label: str) -> str:
     return f"lab_{path}_{word}"
 
 
+#: The static page's floor: a range input placed just above the explorer whose input handler only
+#: writes its value into a span beside it. Its key -> painted is what any change costs on this page
+#: (a frame of the page, and the wait for the next frame), with no explorer work at all.
+FLOOR_JS = """root => {
+    const box = document.createElement('div');
+    box.className = 'asb-bench-floor';
+    box.innerHTML = '<input type="range" min="0" max="1000" value="0" aria-label="floor">' +
+                    '<span class="asb-bench-floor-out">0</span>';
+    const explorer = document.querySelector(root);
+    explorer.parentNode.insertBefore(box, explorer);
+    const out = box.querySelector('span');
+    box.querySelector('input').addEventListener('input', e => { out.textContent = e.target.value; });
+}"""
+
+
 def static_latency(rounds: int = 60, throttle: int = THROTTLE, seed: int = 2026) -> dict:
     """Input → painted frame on the built page :data:`STATIC_PAGE`, its attention explorer's two
     range inputs (d_k, magnitude) pressed in turn, with the CPU slowed ``throttle`` times.
@@ -288,7 +304,7 @@ def static_latency(rounds: int = 60, throttle: int = THROTTLE, seed: int = 2026)
 
     root = ".asb-player.asb-module"
     warmup = max(1, rounds // 10)
-    ms = {"dimension": [], "magnitude": []}
+    ms: dict[str, list[float]] = {}
     rng = random.Random(seed)
     with GzipServer(html_dir) as origin, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
@@ -297,10 +313,14 @@ def static_latency(rounds: int = 60, throttle: int = THROTTLE, seed: int = 2026)
             page.goto(f"{origin}/{STATIC_PAGE}", wait_until="load")
             page.locator(root).first.scroll_into_view_if_needed()  # it mounts on sight (player.js)
             page.wait_for_selector(f"{root}.asb-ready", timeout=30_000)
+            page.evaluate(FLOOR_JS, root)
             cdp = page.context.new_cdp_session(page)
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
             inputs = {"dimension": page.locator(f"{root} input[type=range]").nth(0),
-                      "magnitude": page.locator(f"{root} input[type=range]").nth(1)}
+                      "magnitude": page.locator(f"{root} input[type=range]").nth(1),
+                      "floor": page.locator(".asb-bench-floor input")}
+            targets = {"dimension": (root, ".asb-panels"), "magnitude": (root, ".asb-panels"),
+                       "floor": (".asb-bench-floor", ".asb-bench-floor-out")}
             inputs["dimension"].scroll_into_view_if_needed()
             for round_ in range(warmup + rounds):
                 order = list(inputs)
@@ -308,9 +328,9 @@ def static_latency(rounds: int = 60, throttle: int = THROTTLE, seed: int = 2026)
                 for which in order:
                     inputs[which].focus()
                     page.wait_for_timeout(50)
-                    m = _measure_key(page, root, ".asb-panels", "ArrowRight")
+                    m = _measure_key(page, *targets[which], "ArrowRight")
                     if round_ >= warmup:
-                        ms[which].append(m["paint"])
+                        ms.setdefault(which, []).append(m["paint"])
         finally:
             browser.close()
     out = {"static_rounds": rounds, "static_throttle": throttle}
@@ -732,6 +752,9 @@ def result_rows(result: dict) -> list[tuple[str, str]]:
             rows.append((f"static page, input → painted at {result['static_throttle']}× CPU throttling, "
                          f"{names[control]} (median / p95)",
                          f"{ms(f'static_{control}')} (target median ≤ {TARGETS['median']:.0f})"))
+        if "static_floor_median_ms" in result:
+            rows.append(("static page, the floor: a range input that only writes its value, same page and "
+                         "throttling (median / p95)", ms("static_floor")))
     if "build_cold_s" in result:
         rows.append(("book build, cold / warm", f"{result['build_cold_s']:.1f} / {result['build_warm_s']:.1f} s"))
     if "page_max_decoded_bytes" in result:
