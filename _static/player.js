@@ -5,9 +5,28 @@
    No dependencies, no network. */
 (function () {
   "use strict";
+  function dataOf(root) {  // parsed once: the preparation and the view share its payload's model
+    if (!root.asbData) { root.asbData = JSON.parse(root.querySelector("script.asb-data").textContent); }
+    return root.asbData;
+  }
   function init(root) {
-    var data = JSON.parse(root.querySelector("script.asb-data").textContent);
+    var data = dataOf(root);
     if (data.module) { initModule(root, data); }
+  }
+  // The model's first work (mount.prepare, a generator of steps), run in slices of about 8 ms
+  // between the page's tasks, then `then`; a page stays responsive while an explorer gets ready.
+  function prepare(root, then) {
+    var data = dataOf(root), web = window.attentionScalingWeb;
+    var mount = data.module && web && web[data.module.mount];
+    var steps = mount && typeof mount.prepare === "function" ? mount.prepare(data.payload) : null;
+    if (!steps) { then(); return; }
+    (function slice() {
+      var start = performance.now();
+      while (performance.now() - start < 8) {
+        if (steps.next().done) { then(); return; }
+      }
+      setTimeout(slice, 0);
+    })();
   }
   // An explorer that computes in the page (attention_scaling/explorables/page.py): its module
   // (attention_scaling.web, the classic script the page carries) draws and reads out at any
@@ -372,7 +391,11 @@
       };
     });
     var watcher = window.IntersectionObserver ? new IntersectionObserver(function (entries) {
-      entries.forEach(function (e) { if (e.isIntersecting) { e.target.asbMount(); } });
+      entries.forEach(function (e) {
+        if (!e.isIntersecting) { return; }
+        watcher.unobserve(e.target);
+        prepare(e.target, e.target.asbMount);
+      });
     }, { rootMargin: "100% 0px" }) : null;
     // ?present opens the page's first player in presentation mode, ?present=2 the second.
     // (Sphinx's sphinx_highlight.js may have rewritten the address to ?present= by now.)

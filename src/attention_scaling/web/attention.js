@@ -51,19 +51,41 @@ function histogram(values, edges) {
   return Array.from(counts, c => c / values.length);
 }
 
+// One model a payload (the page's preparation and its view share it). model.warm() is its first
+// work (the one draw's prefix sums, then the queries' and the pairs' parts) in steps of a few
+// milliseconds, for a page to run between them (player.js); state() finishes what is left at once.
+const MODELS = new WeakMap();
+
 export function attentionModel(payload) {
+  if (MODELS.has(payload)) return MODELS.get(payload);
   const {seed, maxDim, maxKeys, nQueries, nPairs, streams, edges} = payload;
   // the one draw's prefix sums: sums[j][d - 1] = q . k_j over the first d components
-  const q = normals(seed, streams.draw, maxDim);
-  const sums = Array.from({length: maxKeys}, (_, j) => {
-    const k = normals(seed, streams.draw, maxDim, (1 + j) * maxDim);
-    const out = new Float64Array(maxDim);
-    let s = 0;
-    for (let c = 0; c < maxDim; c++) out[c] = s += k[c] * q[c];
-    return out;
-  });
-  const queries = parts(seed, streams.ensemble, nQueries, maxKeys, maxKeys);
-  const pairs = parts(seed, streams.pairs, nPairs, 1, 1);
+  const sums = [];
+  let queries = null, pairs = null;
+  const steps = (function* () {
+    const q = normals(seed, streams.draw, maxDim);
+    for (let j = 0; j < maxKeys; j++) {
+      const k = normals(seed, streams.draw, maxDim, (1 + j) * maxDim);
+      const out = new Float64Array(maxDim);
+      let s = 0;
+      for (let c = 0; c < maxDim; c++) out[c] = s += k[c] * q[c];
+      sums.push(out);
+      if (j % 8 === 7) yield;
+    }
+    queries = parts(seed, streams.ensemble, nQueries, maxKeys, maxKeys);
+    yield;
+    pairs = parts(seed, streams.pairs, nPairs, 1, 1);
+  })();
+  let done = false;
+  const finish = () => {
+    while (!done) done = steps.next().done;
+  };
+  function* warm() {
+    while (!done) {
+      done = steps.next().done;
+      yield;
+    }
+  }
   const openEdges = edges.slice();
   openEdges[0] = 0;
   openEdges[openEdges.length - 1] = Infinity;
@@ -85,6 +107,7 @@ export function attentionModel(payload) {
       throw new RangeError(`magnitude must lie in [${MAGNITUDE_RANGE}], got ${magnitude}`);
     }
     if (!Number.isInteger(n) || n < 2 || n > maxKeys) throw new RangeError(`n_keys must be from 2 to ${maxKeys}, got ${nKeys}`);
+    finish();
     const root = Math.sqrt(d), m2 = m * m;
     const unit = unitScores(d);
     const zU = sums.slice(0, n).map(row => m2 * row[d - 1]);
@@ -105,7 +128,9 @@ export function attentionModel(payload) {
       nQueries: many.length,
     };
   }
-  return {state};
+  const model = {state, warm};
+  MODELS.set(payload, model);
+  return model;
 }
 
 // explorables.book._describe_attention

@@ -265,3 +265,7 @@ const ATTENTION_CSS = `
   .asb-presenting.asb-attention-explorer .asb-key, .asb-presenting.asb-attention-explorer .asb-foot { display: none; }
 }
 `;
+
+// The model's first work in steps of a few milliseconds, before the view mounts: player.js runs
+// them between the page's tasks (the view and the steps share one model a payload).
+mountAttention.prepare = payload => attentionModel(payload).warm();

@@ -113,14 +113,15 @@ function strongest(a, k) {
 // ContextFigure.partition(n) for the first n - 1 of `all`: per method the log partition
 // (_log_partitions, _log_partition), the logits of the TOP_KEYS strongest distractors and the
 // log-sum-exp of the others' logits, in their drawn order.
-function partition(payload, all, n) {
+// (A generator, a method a step, for model.warm(); partition() runs it through.)
+function* partitionSteps(payload, all, n, out) {
   const rest = all.subarray(0, n - 1);
   const order = strongest(rest, payload.topKeys);
   const chosen = new Set(order);
   const top = Float64Array.from(order, i => rest[i]);
   const others = rest.filter((_, i) => !chosen.has(i));
-  const out = {};
   for (const m of METHODS) {
+    if (n > 4096) yield;
     const t = transform(m, n, payload.s, payload.cap);
     const {top: topLogit, rel} = logSumExp(logits(rest, t));
     if (!(Math.abs(topLogit) <= ONE_NUMBER)) throw new RangeError(`a logit of ${topLogit} is outside the explorer's range`);
@@ -133,6 +134,12 @@ function partition(payload, all, n) {
     out[m] = {logZ, top: logits(top, t), logRest};
   }
   out.topScores = Array.from(top);
+}
+
+function partition(payload, all, n) {
+  const out = {};
+  const steps = partitionSteps(payload, all, n, out);
+  while (!steps.next().done);
   return out;
 }
 
@@ -144,12 +151,30 @@ function needle(gap, n, m, part, payload) {
   return {weight, others, gradient: weight * others * t.slope(gap)};
 }
 
-// A context explorer: its distractors drawn once, each n's partition computed once.
+// A context explorer: its distractors drawn once, each n's partition computed once; one model a
+// payload (the page's preparation and its view share it). The distractors are drawn as far as an
+// n needs them (any prefix of the stream is the same numbers), and model.warm() is the work a
+// view needs, in steps of a few milliseconds, for a page to run between them (player.js).
+const MODELS = new WeakMap();
+const DRAW_STEP = 8192;
+
 export function contextModel(payload) {
-  const all = distractors(payload, payload.nValues[payload.nValues.length - 1] - 1);
+  if (MODELS.has(payload)) return MODELS.get(payload);
+  const total = payload.nValues[payload.nValues.length - 1] - 1;
+  const all = new Float64Array(total);
+  let filled = 0;
+  const fill = upTo => {
+    if (upTo > filled) {
+      all.set(normals(payload.seed, payload.stream, upTo - filled, filled), filled);
+      filled = upTo;
+    }
+  };
   const parts = new Map();
   const at = n => {
-    if (!parts.has(n)) parts.set(n, partition(payload, all, n));
+    if (!parts.has(n)) {
+      fill(n - 1);
+      parts.set(n, partition(payload, all, n));
+    }
     return parts.get(n);
   };
   const curves = new Map();
@@ -171,7 +196,7 @@ export function contextModel(payload) {
   function state({n, gap, method}) {
     n = Number(n);
     gap = Number(gap);
-    if (!Number.isInteger(n) || n < 2 || n > all.length + 1) throw new RangeError(`n must be an integer in [2, ${all.length + 1}], got ${n}`);
+    if (!Number.isInteger(n) || n < 2 || n > total + 1) throw new RangeError(`n must be an integer in [2, ${total + 1}], got ${n}`);
     if (!(gap >= GAP_RANGE[0] && gap <= GAP_RANGE[1])) throw new RangeError(`gap must lie in [${GAP_RANGE}], got ${gap}`);
     if (!METHODS.includes(method)) throw new RangeError(`method must be one of ${METHODS}, got ${method}`);
     const part = at(n)[method], topScores = at(n).topScores;
@@ -186,7 +211,25 @@ export function contextModel(payload) {
       curves: curvesAt(gap),
     };
   }
-  return {state, nMax: all.length + 1};
+  // the distractors in steps of DRAW_STEP, then each n of the grid's partition
+  function* warm() {
+    for (let upTo = Math.min(DRAW_STEP, total); filled < total; upTo = Math.min(upTo + DRAW_STEP, total)) {
+      fill(upTo);
+      yield;
+    }
+    for (const n of payload.nValues) {
+      if (!parts.has(n)) {
+        fill(n - 1);
+        const out = {};
+        yield* partitionSteps(payload, all, n, out);
+        if (!parts.has(n)) parts.set(n, out);  // (state() may have needed it meanwhile)
+        yield;
+      }
+    }
+  }
+  const model = {state, nMax: total + 1, warm};
+  MODELS.set(payload, model);
+  return model;
 }
 
 // explorables.book._describe_context, as the parts of a readout (readout.js)

@@ -235,3 +235,7 @@ const CONTEXT_CSS = `
 .asb-presenting.asb-context-explorer .asb-note-text { font-size: 14px; }
 .asb-presenting.asb-context-explorer .asb-ptitle { font-size: 15px; }
 `;
+
+// The model's first work in steps of a few milliseconds, before the view mounts: player.js runs
+// them between the page's tasks (the view and the steps share one model a payload).
+mountContext.prepare = payload => contextModel(payload).warm();

@@ -41,30 +41,37 @@ function layerNorm(x, eps) {
 
 // numerics.ensemble_parts(d_k, n_keys, n_queries, seed): streams `stream` + 0..4, key j of
 // query i at value i * stride + j of its stream
-function ensembleParts(seed, stream, dK, rows, keys, stride) {
-  const at = (values, map) => Array.from({length: rows}, (_, i) => Float64Array.from(values.subarray(i * stride, i * stride + keys), map));
+// numerics.ensemble_parts, row by row (`each` rows a step: a generator): each row reads its own
+// `keys` values of a stride-wide block of the streams, the same numbers as the whole streams'.
+function* ensembleParts(seed, stream, dK, rows, keys, stride, out, each) {
   const chi2 = d => (u => (d > 0 ? chi2Quantile(d, u) : 0));
-  const qRest = Float64Array.from(uniforms(seed, stream + 1, rows), chi2(dK - 1));
-  return {qMean: normals(seed, stream, rows), qRest, kMean: at(normals(seed, stream + 2, rows * stride)),
-          kAlong: at(normals(seed, stream + 3, rows * stride), dK > 1 ? x => x : () => 0),
-          kRest: at(uniforms(seed, stream + 4, rows * stride), chi2(dK - 2))};
+  out.qMean = normals(seed, stream, rows);
+  out.qRest = Float64Array.from(uniforms(seed, stream + 1, rows), chi2(dK - 1));
+  out.kMean = [];
+  out.kAlong = [];
+  out.kRest = [];
+  for (let i = 0; i < rows; i++) {
+    out.kMean.push(normals(seed, stream + 2, keys, i * stride));
+    out.kAlong.push(dK > 1 ? normals(seed, stream + 3, keys, i * stride) : new Float64Array(keys));
+    out.kRest.push(Float64Array.from(uniforms(seed, stream + 4, keys, i * stride), chi2(dK - 2)));
+    if ((i + 1) % each === 0) yield;
+  }
 }
 
+// A normalisation explorer; one model a payload (the page's preparation and its view share it).
+// model.warm() is its first work (the queries' parts, then the two fixed curves over the grid) in
+// steps of a few milliseconds, for a page to run between them (player.js); state() finishes what
+// is left at once.
+const MODELS = new WeakMap();
+
 export function normalizationModel(payload) {
+  if (MODELS.has(payload)) return MODELS.get(payload);
   const {seed, dK, nKeys, maxDim, maxKeys, nQueries, streams, grid, eps} = payload;
   const root = Math.sqrt(dK);
-  // the one draw (numerics.shared_draw): the first d_k components of the query and of its keys
   const q = normals(seed, streams.draw, dK);
   const k = Array.from({length: nKeys}, (_, j) => normals(seed, streams.draw, dK, (1 + j) * maxDim));
-  const p = ensembleParts(seed, streams.ensemble, dK, nQueries, nKeys, maxKeys);
-  // the parts' unit scores q.k and cosines (EnsembleParts.scores, .cosines)
-  const scores = p.kMean.map((k1, i) => k1.map((x, j) => p.qMean[i] * x + Math.sqrt(p.qRest[i]) * p.kAlong[i][j]));
-  const cosines = scores.map((row, i) => {
-    const qNorm = Math.sqrt(p.qMean[i] * p.qMean[i] + p.qRest[i]);
-    return row.map((s, j) => s / (qNorm * Math.sqrt(p.kMean[i][j] * p.kMean[i][j] + p.kAlong[i][j] * p.kAlong[i][j] +
-      p.kRest[i][j])));
-  });
-  // NormalizationFigure._ensemble_logits: the many queries' logits in `mode`
+  const p = {};
+  let scores = null, cosines = null;
   function logits(m, mode, gain) {
     const m2 = m * m;
     if (mode === "scaled") return scores.map(row => row.map(s => m2 * s / root));
@@ -75,9 +82,6 @@ export function normalizationModel(payload) {
     });
   }
   const means = (m, mode, gain) => meansOf(logits(m, mode, gain).map(z => measures(softmax(z))));
-  // the curves against m: the largest weight's mean and band alone (state.means_of's: from the
-  // distances to 1 above 1/2); the scaled and LayerNorm ones once, QK-norm's flat (g cos does not
-  // depend on m), one a gain
   const band = rows => {
     const tops = [], rests = [];
     for (const z of rows) {
@@ -91,8 +95,32 @@ export function normalizationModel(payload) {
     const e = expectation(tops, rests);
     return {mean: e.mean, low: e.low, high: e.high};
   };
-  const fixed = {scaled: grid.map(m => band(logits(m, "scaled"))),
-                 "qk-layernorm": grid.map(m => band(logits(m, "qk-layernorm")))};
+  const fixed = {scaled: [], "qk-layernorm": []};
+  const steps = (function* () {
+    yield* ensembleParts(seed, streams.ensemble, dK, nQueries, nKeys, maxKeys, p, 25);
+    scores = p.kMean.map((k1, i) => k1.map((x, j) => p.qMean[i] * x + Math.sqrt(p.qRest[i]) * p.kAlong[i][j]));
+    cosines = scores.map((row, i) => {
+      const qNorm = Math.sqrt(p.qMean[i] * p.qMean[i] + p.qRest[i]);
+      return row.map((s, j) => s / (qNorm * Math.sqrt(p.kMean[i][j] * p.kMean[i][j] + p.kAlong[i][j] * p.kAlong[i][j] +
+        p.kRest[i][j])));
+    });
+    yield;
+    for (let i = 0; i < grid.length; i++) {
+      fixed.scaled.push(band(logits(grid[i], "scaled")));
+      fixed["qk-layernorm"].push(band(logits(grid[i], "qk-layernorm")));
+      if (i % 2 === 1) yield;
+    }
+  })();
+  let done = false;
+  const finish = () => {
+    while (!done) done = steps.next().done;
+  };
+  function* warm() {
+    while (!done) {
+      done = steps.next().done;
+      yield;
+    }
+  }
   const atGain = new Map();
   const qkNorm = gain => {
     if (!atGain.has(gain)) {
@@ -110,6 +138,7 @@ export function normalizationModel(payload) {
     }
     if (!MODES.includes(mode)) throw new RangeError(`mode must be one of ${MODES.join(", ")}, got ${mode}`);
     if (!(g >= GAIN_RANGE[0] && g <= GAIN_RANGE[1])) throw new RangeError(`gain must lie in [${GAIN_RANGE}], got ${gain}`);
+    finish();
     // normalization.attention_scores(m q, m K, mode, gain)
     const mq = q.map(x => m * x), mk = k.map(row => row.map(x => m * x));
     let z;
@@ -126,7 +155,9 @@ export function normalizationModel(payload) {
     return {magnitude: m, mode, gain: g, seed, dK, nKeys, scores: z, weights, draw: measures(weights),
             mean: mode === "qk-l2" ? shared : means(m, mode), curves, grid, nQueries};
   }
-  return {state};
+  const model = {state, warm};
+  MODELS.set(payload, model);
+  return model;
 }
 
 // explorables.book._describe_normalization

@@ -229,3 +229,7 @@ html[data-theme="dark"] .asb-normalization-explorer, body[data-jp-theme-light="f
 .asb-presenting.asb-normalization-explorer .asb-tick, .asb-presenting.asb-normalization-explorer .asb-label { font-size: 14px; }
 .asb-presenting.asb-normalization-explorer .asb-ptitle { font-size: 15px; }
 `;
+
+// The model's first work in steps of a few milliseconds, before the view mounts: player.js runs
+// them between the page's tasks (the view and the steps share one model a payload).
+mountNormalization.prepare = payload => normalizationModel(payload).warm();
