@@ -10,7 +10,7 @@
 //   q1 k1 + |q_perp| w with |q_perp|^2 the chi-square quantile, at d_k - 1 degrees of freedom, of a
 //   fixed uniform, so every mean follows d_k smoothly.
 import {formatGeneral} from "./format.js";
-import {diagonalGradient, meansOf, measures, softmax} from "./numerics.js";
+import {diagonalGradient, inSteps, meansOf, measures, softmax} from "./numerics.js";
 import {chi2Quantile, halfNormalBins, normals, uniforms} from "./random.js";
 import {readoutParts} from "./readout.js";
 import {meansNote, weightRows} from "./scale.js";
@@ -76,16 +76,7 @@ export function attentionModel(payload) {
     yield;
     pairs = parts(seed, streams.pairs, nPairs, 1, 1);
   })();
-  let done = false;
-  const finish = () => {
-    while (!done) done = steps.next().done;
-  };
-  function* warm() {
-    while (!done) {
-      done = steps.next().done;
-      yield;
-    }
-  }
+  const {finish, warm} = inSteps(steps);
   const openEdges = edges.slice();
   openEdges[0] = 0;
   openEdges[openEdges.length - 1] = Infinity;

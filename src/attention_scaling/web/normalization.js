@@ -6,7 +6,7 @@
 // attention explorer's (numerics.shared_draw, drawn here from the seed) and the many queries are
 // its five numbers a row (numerics.EnsembleParts), with the keys' rest for the norms.
 import {formatGeneral} from "./format.js";
-import {expectation, meansOf, measures, softmax} from "./numerics.js";
+import {expectation, inSteps, meansOf, measures, softmax} from "./numerics.js";
 import {chi2Quantile, normals, uniforms} from "./random.js";
 import {readoutParts} from "./readout.js";
 import {meansNote, weightRows} from "./scale.js";
@@ -111,16 +111,7 @@ export function normalizationModel(payload) {
       if (i % 2 === 1) yield;
     }
   })();
-  let done = false;
-  const finish = () => {
-    while (!done) done = steps.next().done;
-  };
-  function* warm() {
-    while (!done) {
-      done = steps.next().done;
-      yield;
-    }
-  }
+  const {finish, warm} = inSteps(steps);
   const atGain = new Map();
   const qkNorm = gain => {
     if (!atGain.has(gain)) {

@@ -126,3 +126,21 @@ export function meansOf(rows) {
     rows.map(r => (r.maxWeight > 0.5 ? r.largestGradient / r.maxWeight : 1 - r.maxWeight)));
   return out;
 }
+
+// A model's first work, a generator of steps, run either through at once (finish(): what a
+// model's state() calls) or a step at a time (warm(): what player.js runs between the page's
+// tasks before it mounts the explorer). Once through, both end at once.
+export function inSteps(steps) {
+  let done = false;
+  return {
+    finish() {
+      while (!done) done = steps.next().done;
+    },
+    * warm() {
+      while (!done) {
+        done = steps.next().done;
+        yield;
+      }
+    },
+  };
+}
