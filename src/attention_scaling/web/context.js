@@ -89,10 +89,6 @@ function logSumExp(a) {
   return {top, rel: Math.log(pairwiseSum(e))};
 }
 
-// The distractors of draw 0 (context.distractors): `count` normals of the stream (seed, 1000).
-export function distractors(payload, count) {
-  return normals(payload.seed, payload.stream, count);
-}
 
 // The indices of the k largest values, largest first (np.argsort(rest)[::-1][:k]), in one pass.
 function strongest(a, k) {
@@ -161,7 +157,7 @@ const DRAW_STEP = 8192;
 export function contextModel(payload) {
   if (MODELS.has(payload)) return MODELS.get(payload);
   const total = payload.nValues[payload.nValues.length - 1] - 1;
-  const all = new Float64Array(total);
+  const all = new Float64Array(total);  // the distractors of draw 0 (context.distractors), as far as filled
   let filled = 0;
   const fill = upTo => {
     if (upTo > filled) {
