@@ -16,8 +16,11 @@ WAIT_FOR_MATHS_JS = """async () => {
     if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
     await document.fonts.ready;
     // An explorer mounts when it comes near the window (player.js): scroll to each, as a reader
-    // reading down the page does, until it is mounted, then back to where the page was.
-    const players = [...document.querySelectorAll('.asb-player')].filter(p => p.asbMount);
+    // reading down the page does, until it is mounted, then back to where the page was. One
+    // with no box (a slide not shown, a closed fold) cannot come into view: it mounts when
+    // shown (deck.js, the fold's opening), as a reader sees it.
+    const players = [...document.querySelectorAll('.asb-player')]
+        .filter(p => p.asbMount && p.getClientRects().length);
     if (players.length) {
         const at = [scrollX, scrollY];
         for (const p of players) {
