@@ -179,17 +179,24 @@ _SLEEP_JS = """seconds => {
                                                store_history: false}).done;
 }"""
 _KERNEL_BUSY_JS = "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'busy'"
+# The sleep's end: the kernel interrupted (its KeyboardInterrupt goes to this silent request
+# alone, not to a cell), and the request's reply awaited whatever its status.
+_INTERRUPT_JS = """async () => {
+    await window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.interrupt();
+    await window.asbSleeping.then(() => null, () => null);
+}"""
 
 
 def _step_while_the_kernel_sleeps(page, i) -> dict:
-    """Put explorer ``i``'s kernel to sleep for 4 s, press ArrowRight on its first slider and
+    """Put explorer ``i``'s kernel to sleep for 60 s, press ArrowRight on its first slider and
     record whether the view and readout changed within 3 s, and whether the kernel was still busy
-    then: a module's view repaints in the page, with no kernel round trip."""
+    then: a module's view repaints in the page, with no kernel round trip. Then the sleep is
+    interrupted (as the toolbar's stop button does), not waited out."""
     handle = _explorer(page, i).locator(".widget-slider").first.locator(".noUi-handle")
     handle.focus()
     page.wait_for_function(KERNEL_IDLE_JS)
     before = page.evaluate(_STATE, i)
-    page.evaluate(_SLEEP_JS, 4)
+    page.evaluate(_SLEEP_JS, 60)
     page.wait_for_function(_KERNEL_BUSY_JS, timeout=5_000)
     page.keyboard.press("ArrowRight")
     try:
@@ -198,7 +205,7 @@ def _step_while_the_kernel_sleeps(page, i) -> dict:
         pass
     after = page.evaluate(_STATE, i)
     busy = page.evaluate(_KERNEL_BUSY_JS)
-    page.evaluate("() => window.asbSleeping")
+    page.evaluate(_INTERRUPT_JS)
     page.wait_for_function(KERNEL_IDLE_JS, timeout=20_000)
     return {"frame": after[0] != before[0], "readout": after[1] != before[1], "kernel_busy": busy}
 
