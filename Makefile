@@ -7,6 +7,13 @@ PORT ?= 8000
 HTML := _build/html
 HTML_INSTRUCTOR := _build/html-instructor
 
+# Python writes each module's bytecode (.pyc) the first time a process imports it, even where
+# the environment says not to (PYTHONDONTWRITEBYTECODE, set on CI here): otherwise every
+# process of a run (kernels, builds, test workers, the venvs' runs) compiles every module it
+# imports anew. The files go to __pycache__ folders that git ignores, in the venvs and the
+# tree; scripts/ensure-venv then leaves the compiling to the first imports.
+export PYTHONDONTWRITEBYTECODE :=
+
 # `make publish` commits the built site to this branch and pushes it to this remote. The
 # branch is pages_branch in _config.yml; `make publish PAGES_BRANCH=site` overrides it, and,
 # given on the command line, reaches the build too (Colab's links then open that branch).
