@@ -50,7 +50,6 @@ SETTINGS = {
 # True once the notebook's kernel is idle (the status bar reads "Python 3 (ipykernel) | Idle").
 KERNEL_IDLE_JS = """() => [...document.querySelectorAll('.jp-StatusBar-TextItem')]
                   .some(e => /\\|\\s*Idle\\s*$/.test(e.textContent.trim()))"""
-# True once Run All has finished: some code cell numbered, none queued or running, kernel idle.
 # True once Run All has finished: the kernel is idle and every code cell has an execution
 # count, or a cell ended in an error (Run All stops there). Read from the notebook's model,
 # not from the prompts: a cell whose input is collapsed (hidden in the book) shows no prompt,
