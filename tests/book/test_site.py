@@ -247,8 +247,9 @@ def sitemap_paths(site: Path, base: str = BASEURL) -> list[str]:
 def test_baseurl_is_set_once():
     """The address is derived from the repository; only an html.baseurl override writes it."""
     assert BASEURL == "" or (BASEURL.startswith("https://") and BASEURL.endswith("/"))
-    sources = [ROOT / "_config.yml", *ROOT.glob("src/attention_scaling/*.py"), ROOT / "Makefile",
-               *ROOT.glob("scripts/*"), WORKFLOW, ROOT / "CITATION.cff"]
+    sources = [ROOT / "_config.yml", *ROOT.glob("src/attention_scaling/**/*.py"),
+               *ROOT.glob("booktools/src/attention_book/**/*.py"), ROOT / "Makefile",
+               *(p for p in ROOT.glob("scripts/*") if p.is_file()), WORKFLOW, ROOT / "CITATION.cff"]
     placeholders = [str(p.relative_to(ROOT)) for p in sources if "example.github.io" in p.read_text()]
     assert placeholders == []
     if BASEURL:

@@ -210,10 +210,10 @@ def _step_while_the_kernel_sleeps(page, i) -> dict:
     return {"frame": after[0] != before[0], "readout": after[1] != before[1], "kernel_busy": busy}
 
 
-def visit(browser, server, urlpath: str) -> dict:
-    """Open ``urlpath``, run all cells, read the outputs and move every control once."""
+def visit(context, server, urlpath: str) -> dict:
+    """Open ``urlpath`` in a new tab of ``context``, run all cells, read the outputs and move
+    every control once."""
     record = {"console": [], "times": {}}
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.on("pageerror", lambda e: record["console"].append(f"uncaught: {e}"))
     try:
@@ -242,7 +242,7 @@ def visit(browser, server, urlpath: str) -> dict:
                 explorer["radio_changes"].append(_changes(page, i, radio.click))
         record["times"]["controls"] = time.monotonic() - start
     finally:
-        context.close()  # no beforeunload: the notebook is never saved
+        page.close()  # no beforeunload: the notebook is never saved
         for kernel in server.api("kernels"):
             server.api(f"kernels/{kernel['id']}", method="DELETE")
         server.forget_workspaces()
@@ -253,11 +253,15 @@ def visit(browser, server, urlpath: str) -> dict:
 def visited(browser, lab_server):
     """Each page's record, made on first use (every page opened once per session)."""
     cache = {}
+    # One browser profile for every page, as one student's browser: JupyterLab's scripts come
+    # from its cache after the first page (each page still opens in a tab of its own, by its
+    # launch URL, and the server forgets the workspace after each).
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
 
     def get(urlpath):
         if urlpath not in cache:
             try:
-                cache[urlpath] = visit(browser, lab_server, urlpath)
+                cache[urlpath] = visit(context, lab_server, urlpath)
             except Exception as exc:  # a page that would not open fails each of its tests
                 cache[urlpath] = exc
         if isinstance(cache[urlpath], Exception):
@@ -265,7 +269,8 @@ def visited(browser, lab_server):
                         pytrace=False)
         return cache[urlpath]
 
-    return get
+    yield get
+    context.close()
 
 
 def _explores(urlpath: str) -> bool:
