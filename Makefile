@@ -35,6 +35,7 @@ help:
 	@echo "make test-oldest  the package's tests with its oldest supported versions (.venv-oldest)"
 	@echo "make bench  key → paint in JupyterLab and on the static page, build time, page weight, Lighthouse"
 	@echo "make bench-class  kernels, memory and slider latency for a class of 5-40; writes deploy/z2jh/values.yaml"
+	@echo "make bench-tests  the whole suite, with the CPU each test file costs (benchmarks/results/test-cpu.json)"
 	@echo "make publish  build, then push $(HTML) to the $(PAGES_BRANCH) branch of $(REMOTE) (ghp-import)"
 	@echo "make pdf    print the book (or PAGES=\"book/intro.html ...\") to _build/handout.pdf"
 	@echo "make handout  build, then print the session documents (student sheet, exit ticket, after-session, instructor) to _build/handout/"
@@ -136,6 +137,17 @@ handout: venv-test book-instructor
 # With Lighthouse (npm, pinned, installed into $(VENV)/lighthouse on first use) over every page.
 bench: venv
 	$(PY) benchmarks/bench.py --lighthouse
+
+# Where make test's CPU goes, file by file (benchmarks/plugins/suite_cpu.py says how it is
+# charged): the whole suite as make test runs it, with the plugin; the table is printed and
+# written to benchmarks/results/test-cpu.json. On two busy cores CPU, not a test's duration,
+# is what bounds the suite.
+.PHONY: bench-tests
+bench-tests: venv-test
+	@rm -rf _build/test-cpu
+	@CHROMIUM="$$(scripts/find-chromium $(PY))" CHP="$$(scripts/find-chp $(VENV))" OPENBLAS_NUM_THREADS=1 \
+	  PYTHONPATH=benchmarks/plugins $(PY) -m pytest -p suite_cpu -q -n 2 --dist loadfile --no-loadscope-reorder
+	$(PY) benchmarks/plugins/suite_cpu.py
 
 # A class on one server: 5-40 students' kernels dragging the explorer's slider at once;
 # prints a table and writes benchmarks/results/class.json (the instructor page reads it),
