@@ -1022,6 +1022,10 @@ def _body(site: Path, session: str, version: str) -> str:
     return "".join(_parts(site, session, version == "instructor", ticket))
 
 
+#: The blank page before the workshop's exit ticket, when it would otherwise share a sheet.
+FILLER = '<div class="ho-filler"><p>This page is left blank: the exit ticket is on a sheet of its own.</p></div>'
+
+
 def handout_html(site, session: str, version: str, pages: list | None = None, filler: bool = False) -> str:
     """The whole handout as one HTML document; ``pages`` lists the page number of each h1
     and h2 heading in order (from a first print), for the contents page. The student sheet and
@@ -1036,7 +1040,7 @@ def handout_html(site, session: str, version: str, pages: list | None = None, fi
         at = body.rfind('<section class="ho-part ho-ticket ho-own-sheet">')
         if at < 0:
             raise ValueError(f"filler: {session} {version} has no exit ticket on a sheet of its own")
-        body = body[:at] + '<div class="ho-filler"><p>This page is left blank: the exit ticket is on a sheet of its own.</p></div>' + body[at:]
+        body = body[:at] + FILLER + body[at:]
     contents = version not in ("exit-ticket",) and not (version == "student" and session == "session-50min")
     cover = (f'<header class="ho-cover"><p class="ho-title">{html.escape(TITLE)}</p>'
              f'<p class="ho-subtitle">{SESSION_NAMES[session]}: {WHO[version]}</p>'
@@ -1128,35 +1132,62 @@ def outline(pdf) -> list[tuple[int, str, int]]:
     return out
 
 
-def _print(browser, document: str, session: str, version: str, scratch: Path) -> bytes:
-    scratch.write_text(document, encoding="utf-8")
+def _pdf(page, session: str, version: str) -> bytes:
+    return page.pdf(format="A4", print_background=True, margin=MARGIN, display_header_footer=True,
+                    header_template="<span></span>", footer_template=_footer(session, version),
+                    outline=True, tagged=True)
+
+
+# The second pass, in the page the first printed: each heading's page in the contents, and the
+# blank page before the exit ticket; false if the contents lists another number of headings.
+_SECOND_PASS_JS = """([pages, filler]) => {
+    const spans = [...document.querySelectorAll('.ho-contents .ho-toc-page')];
+    if (spans.length !== pages.length) return false;
+    spans.forEach((span, k) => { span.textContent = String(pages[k]); });
+    if (filler) {
+        const ticket = [...document.querySelectorAll('section.ho-part.ho-ticket.ho-own-sheet')].pop();
+        ticket.insertAdjacentHTML('beforebegin', filler);
+    }
+    return true;
+}"""
+
+
+def print_handout(browser, site, session: str, version: str, out) -> Path:
+    """Print one handout with a Playwright ``browser`` to ``out`` (a PDF), in two passes:
+    the first finds the page of each section, the second prints the contents page with them.
+    Both print the same loaded page (typesetting and the explorers' drawing are most of a
+    print's time): the second only writes the page numbers into the contents (and the blank
+    page before the workshop's exit ticket), which is all that tells the two documents apart.
+    A document with neither (the student sheet, the exit ticket) is printed once. The HTML
+    file beside the PDF is the second pass's document, as a fresh load would show it."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    scratch = out.with_suffix(".html")  # the one HTML document the PDF is printed from
+    scratch.write_text(handout_html(site, session, version), encoding="utf-8")
     page = browser.new_page(viewport={"width": COLUMN_PX, "height": 1100})
     try:
         page.goto(scratch.as_uri(), wait_until="load")
         wait_for_maths(page)
         page.emulate_media(media="print")
-        return page.pdf(format="A4", print_background=True, margin=MARGIN, display_header_footer=True,
-                        header_template="<span></span>", footer_template=_footer(session, version),
-                        outline=True, tagged=True)
+        first = _pdf(page, session, version)
+        marks = [(title, number) for level, title, number in outline(io.BytesIO(first)) if level <= 2]
+        pages = [number for _title, number in marks]
+        # the workshop's exit ticket, last, must start a sheet (an odd page) when printed on both sides
+        filler = (version == "student" and session == "workshop-2h" and bool(marks)
+                  and marks[-1][1] % 2 == 0 and lesson.SESSION.block("exit-ticket").title in marks[-1][0])
+        if filler:
+            pages[-1] += 1
+        final_html = handout_html(site, session, version, pages, filler)
+        has_contents = page.locator(".ho-contents").count() > 0
+        if has_contents or filler:
+            if not page.evaluate(_SECOND_PASS_JS, [pages if has_contents else [], FILLER if filler else ""]):
+                raise ValueError(f"{session} {version}: the contents does not list the {len(pages)} headings printed")
+            final = _pdf(page, session, version)
+        else:
+            final = first
     finally:
         page.close()
-
-
-def print_handout(browser, site, session: str, version: str, out) -> Path:
-    """Print one handout with a Playwright ``browser`` to ``out`` (a PDF), in two passes:
-    the first finds the page of each section, the second prints the contents page with them."""
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    scratch = out.with_suffix(".html")  # the one HTML document the PDF is printed from
-    first = _print(browser, handout_html(site, session, version), session, version, scratch)
-    marks = [(title, number) for level, title, number in outline(io.BytesIO(first)) if level <= 2]
-    pages = [number for _title, number in marks]
-    # the workshop's exit ticket, last, must start a sheet (an odd page) when printed on both sides
-    filler = (version == "student" and session == "workshop-2h" and bool(marks)
-              and marks[-1][1] % 2 == 0 and lesson.SESSION.block("exit-ticket").title in marks[-1][0])
-    if filler:
-        pages[-1] += 1
-    final = _print(browser, handout_html(site, session, version, pages, filler), session, version, scratch)
+    scratch.write_text(final_html, encoding="utf-8")
     out.write_bytes(final)
     return out
 
