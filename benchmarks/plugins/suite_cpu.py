@@ -8,7 +8,7 @@ after, the CPU of its xdist worker, of the worker's children it has waited for, 
 live descendant (a browser, a JupyterLab server, a kernel, with the children they have waited
 for), and charges the difference to the test's file. Jobs that run beside the tests (the book's
 build, the oldest-versions run, the dist test's install: `BACKGROUND`, and whatever they start)
-are counted apart, as is their CPU once a test's process reaps them.
+are counted apart, job by job, as is their CPU once a test's process reaps them.
 
     make bench-tests   the whole suite with this plugin (PYTHONPATH=benchmarks/plugins,
                        pytest -p suite_cpu); then this file as a script prints the table and
@@ -26,16 +26,22 @@ from pathlib import Path
 import psutil
 import pytest
 
-# The command lines of the jobs the suite starts in the background (tests/conftest.py,
-# tests/system/test_oldest.py, tests/system/test_dist.py).
-BACKGROUND = ("scripts/build-book", "scripts/build-published", "scripts/test-oldest", "test_dist.py background")
+# The jobs the suite starts in the background when it is collected, by a word of their command
+# line (tests/conftest.py, tests/system/test_oldest.py, tests/system/test_dist.py): each is
+# counted apart, with whatever it starts, whichever worker started it. (scripts/test-oldest
+# execs pytest in .venv-oldest, so both names are needed.)
+BACKGROUND = {"scripts/build-book": "(background) the book's three builds",
+              "scripts/build-published": "(background) the book's three builds",
+              "scripts/test-oldest": "(background) the oldest-versions run",
+              ".venv-oldest/": "(background) the oldest-versions run",
+              "test_dist.py background": "(background) the dist test's wheels and install"}
 OUT = Path(os.environ.get("TEST_CPU_DIR", "_build/test-cpu"))
 
 _me = psutil.Process()
-_kind: dict[tuple[int, float], bool] = {}  # (pid, start) -> in the background
+_kind: dict[tuple[int, float], str] = {}  # (pid, start) -> its background job, or ""
 _last: dict[tuple[int, float], tuple[float, bool]] = {}  # (pid, start) -> (CPU, a child of the worker)
 _files: dict[str, list[float]] = {}
-_background = [0.0]
+_background: dict[str, float] = {}
 _reaped = [0.0, 0.0]  # the worker's RUSAGE_CHILDREN at the last sample; background CPU not yet reaped
 
 
@@ -44,8 +50,12 @@ def _cpu(p: psutil.Process) -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def _is_background(p: psutil.Process) -> bool:
-    """Whether ``p`` or an ancestor below this worker runs one of the BACKGROUND jobs."""
+def _job(cmdline: str) -> str:
+    return next((job for word, job in BACKGROUND.items() if word in cmdline), "")
+
+
+def _background_job(p: psutil.Process) -> str:
+    """The BACKGROUND job ``p`` or an ancestor below this worker runs, or ""."""
     chain = []
     while p is not None and p.pid != _me.pid:
         key = (p.pid, p.create_time())
@@ -54,15 +64,15 @@ def _is_background(p: psutil.Process) -> bool:
             break
         chain.append(key)
         try:
-            found = any(b in " ".join(p.cmdline()) for b in BACKGROUND)
+            found = _job(" ".join(p.cmdline()))
             if found:
                 break
             p = p.parent()
         except psutil.Error:
-            found = False
+            found = ""
             break
     else:
-        found = False
+        found = ""
     for key in chain:
         _kind[key] = found
     return found
@@ -70,7 +80,7 @@ def _is_background(p: psutil.Process) -> bool:
 
 def _sample() -> float:
     """The worker's own CPU, its waited-for children's and its live descendants', less the
-    background jobs'; those go to the background total as they grow."""
+    background jobs'; those go to their job's total as they grow."""
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     reaped = children.ru_utime + children.ru_stime
@@ -80,12 +90,12 @@ def _sample() -> float:
         try:
             key, cpu = (p.pid, p.create_time()), _cpu(p)
             direct = p.ppid() == _me.pid
-            background = _is_background(p)
+            job = _background_job(p)
         except psutil.Error:  # gone, or a zombie: handled below once it is reaped
             continue
         seen.add(key)
-        if background:
-            _background[0] += cpu - _last.get(key, (0.0, direct))[0]
+        if job:
+            _background[job] = _background.get(job, 0.0) + cpu - _last.get(key, (0.0, direct))[0]
         else:
             total += cpu
         _last[key] = (cpu, direct)
@@ -94,7 +104,7 @@ def _sample() -> float:
     # taken back from the children's total as that total grows.
     for key in [k for k in _last if k not in seen]:
         cpu, direct = _last.pop(key)
-        if direct and _kind.get(key):
+        if direct and _kind.get(key):  # (a job's name, or "")
             _reaped[1] += cpu
     grown = reaped - _reaped[0]
     _reaped[0] = reaped
@@ -121,15 +131,17 @@ def pytest_sessionfinish(session):
     _sample()
     OUT.mkdir(parents=True, exist_ok=True)
     name = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    (OUT / f"{name}.json").write_text(json.dumps({"files": _files, "background": _background[0]}))
+    (OUT / f"{name}.json").write_text(json.dumps({"files": _files, "background": _background}))
 
 
 def table(folder: Path = OUT) -> dict:
-    """The workers' records merged: {"files": {file: [cpu_s, wall_s]}, "background": cpu_s}."""
-    files, background = {}, 0.0
+    """The workers' records merged: {"files": {file: [cpu_s, wall_s]}, "background": {job: cpu_s}}."""
+    files: dict[str, list[float]] = {}
+    background: dict[str, float] = {}
     for path in sorted(folder.glob("*.json")):
         record = json.loads(path.read_text())
-        background += record["background"]
+        for job, cpu in record["background"].items():
+            background[job] = background.get(job, 0.0) + cpu
         for name, (cpu, wall) in record["files"].items():
             have = files.setdefault(name, [0.0, 0.0])
             have[0] += cpu
@@ -137,16 +149,18 @@ def table(folder: Path = OUT) -> dict:
     return {"files": dict(sorted(files.items(), key=lambda kv: -kv[1][0])), "background": background}
 
 
+
 if __name__ == "__main__":
     merged = table()
-    total = sum(cpu for cpu, _ in merged["files"].values())
-    print(f"{'CPU s':>8} {'share':>6} {'in test s':>10}  file")
-    for name, (cpu, wall) in merged["files"].items():
+    rows = {name: cpu for name, (cpu, _wall) in merged["files"].items()} | merged["background"]
+    total = sum(rows.values())
+    print(f"{'CPU s':>8} {'share':>6}  file or background job (the tests' own time in them: in test s)")
+    for name, cpu in sorted(rows.items(), key=lambda kv: -kv[1]):
         if cpu >= 1.0:
-            print(f"{cpu:8.1f} {cpu / total:6.1%} {wall:10.1f}  {name}")
-    print(f"{total:8.1f} in the tests, {merged['background']:.1f} in the background jobs")
+            wall = merged["files"].get(name, [0.0, None])[1]
+            print(f"{cpu:8.1f} {cpu / total:6.1%}  {name}" + (f"  ({wall:.1f} s in test)" if wall else ""))
+    print(f"{total:8.1f} CPU s in all")
     results = Path(__file__).parents[1] / "results" / "test-cpu.json"
-    results.write_text(json.dumps({k: ([round(x, 1) for x in v] if isinstance(v, list) else v)
-                                   for k, v in merged["files"].items()} | {"(background)": round(merged["background"], 1)},
+    results.write_text(json.dumps({name: round(cpu, 1) for name, cpu in sorted(rows.items(), key=lambda kv: -kv[1])},
                                   indent=1) + "\n")
     print(f"written: {results}")
