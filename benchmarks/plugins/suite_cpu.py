@@ -29,7 +29,9 @@ import pytest
 # The jobs the suite starts in the background when it is collected, by a word of their command
 # line (tests/conftest.py, tests/system/test_oldest.py, tests/system/test_dist.py): each is
 # counted apart, with whatever it starts, whichever worker started it. (scripts/test-oldest
-# execs pytest in .venv-oldest, so both names are needed.)
+# execs pytest in .venv-oldest, so both names are needed.) Under pytest-xdist, as make test
+# runs, only the builds run beside the tests: the oldest-versions run and the dist test's
+# install start within their tests, which wait for them, and are charged to those files.
 BACKGROUND = {"scripts/build-book": "(background) the book's three builds",
               "scripts/build-published": "(background) the book's three builds",
               "scripts/test-oldest": "(background) the oldest-versions run",
