@@ -37,7 +37,7 @@ BACKGROUND = {"scripts/build-book": "(background) the book's three builds",
               "scripts/test-oldest": "(background) the oldest-versions run",
               ".venv-oldest/": "(background) the oldest-versions run",
               "test_dist.py background": "(background) the dist test's wheels and install"}
-OUT = Path(os.environ.get("TEST_CPU_DIR", "_build/test-cpu"))
+OUT = Path("_build/test-cpu")
 
 _me = psutil.Process()
 _kind: dict[tuple[int, float], str] = {}  # (pid, start) -> its background job, or ""
@@ -45,6 +45,7 @@ _last: dict[tuple[int, float], tuple[float, bool]] = {}  # (pid, start) -> (CPU,
 _files: dict[str, list[float]] = {}
 _background: dict[str, float] = {}
 _reaped = [0.0, 0.0]  # the worker's RUSAGE_CHILDREN at the last sample; background CPU not yet reaped
+_correction = [0.0]  # background CPU taken back from the reaped children's total so far
 
 
 def _cpu(p: psutil.Process) -> float:
@@ -106,7 +107,7 @@ def _sample() -> float:
     # taken back from the children's total as that total grows.
     for key in [k for k in _last if k not in seen]:
         cpu, direct = _last.pop(key)
-        if direct and _kind.get(key):  # (a job's name, or "")
+        if direct and _kind.get(key):
             _reaped[1] += cpu
     grown = reaped - _reaped[0]
     _reaped[0] = reaped
@@ -114,9 +115,6 @@ def _sample() -> float:
     _reaped[1] -= back
     _correction[0] += back
     return total - _correction[0]
-
-
-_correction = [0.0]  # background CPU taken back from the reaped children's total so far
 
 
 @pytest.hookimpl(hookwrapper=True)
