@@ -8,8 +8,10 @@ All from disk (file://), as a class offline uses the book.
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from attention_scaling.quiz import answer_code, tally
 
@@ -22,12 +24,24 @@ TEACH = "book/teach-with-this-book.html"
 
 def _stored(context, url: str, n: int) -> None:
     """Wait until another tab sees ``n`` of this book's kept answers: Chromium hands a page's
-    localStorage writes to its browser process asynchronously, so a reload at once may miss them."""
-    other = context.new_page()
-    other.goto(url)
-    other.wait_for_function("n => Object.keys(localStorage).filter(k => k.startsWith('asb-')).length >= n", arg=n,
-                            timeout=10_000)
-    other.close()
+    localStorage writes to its browser process asynchronously, so a reload at once may miss them.
+
+    Each try is a new tab, which reads the store afresh from the browser process; one tab that
+    waits could keep a copy taken before the writes arrived (a full run once timed out so)."""
+    deadline = time.monotonic() + 30
+    count = "() => Object.keys(localStorage).filter(k => k.startsWith('asb-')).length"
+    while True:
+        other = context.new_page()
+        other.goto(url, wait_until="domcontentloaded")
+        try:
+            other.wait_for_function(f"n => ({count})() >= n", arg=n, timeout=2_000)
+            return
+        except PlaywrightTimeout:
+            seen = other.evaluate(count)
+            if time.monotonic() > deadline:
+                raise AssertionError(f"another tab sees {seen} of the {n} kept answers after 30 s") from None
+        finally:
+            other.close()
 
 
 def _save(page, tmp_path) -> tuple[dict, str]:
