@@ -113,7 +113,7 @@ test: venv-test lint
 # _build/screenshots/, taken while the reader-view checks run (make test leaves them out).
 .PHONY: screenshots
 screenshots: venv-test book
-	@BOOK_SCREENSHOTS=1 CHROMIUM="$$(scripts/find-chromium $(PY))" $(PY) -m pytest -q tests/browser/test_reader_view.py -k test_page_served
+	@BOOK_SCREENSHOTS=1 CHROMIUM="$$(scripts/find-chromium $(PY))" $(PY) -m pytest -q tests/browser/test_reader_view.py -k "test_page and not planted"
 
 # JupyterHub's proxy from npm, into $(VENV)/chp (the hub test; `make test` does this itself).
 .PHONY: chp

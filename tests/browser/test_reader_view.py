@@ -3,12 +3,14 @@
 Every page of the built book is opened once per view, and each visit runs every check that
 view needs, since typesetting a page's maths is most of a visit's time:
 
-- served over 127.0.0.1 at a laptop's 1280×900 and a phone's 390×844: the load checks of
-  test_browser (console, requests, fonts, maths, raw TeX), then the four rules below in light
-  and in dark mode; at 1280 also axe-core's full scan, its colour-contrast check in dark mode
-  (colours do not change with the width) and the page's weight;
-- opened from disk (file://) at 1280: the load checks, with no request leaving the machine,
-  and rules 1–3 in light mode.
+- at a laptop's 1280×900 served over 127.0.0.1, as the published book is served, and at a
+  phone's 390×844 opened from disk (file://), as a reader offline opens the book: the load
+  checks of test_browser (console, requests, fonts, maths, raw TeX; from disk, no request
+  leaves the machine), then the four rules below in light and in dark mode; at 1280 also
+  axe-core's full scan, its colour-contrast check in dark mode (colours do not change with the
+  width) and the page's weight (a page loads the same bytes at both widths, measured; from disk
+  the browser counts none). axe-core runs served: from disk it asks for the stylesheets with
+  XMLHttpRequest, which Chromium refuses for file:// pages.
 
 The four rules:
 
@@ -27,7 +29,7 @@ The four rules:
    An explorer drawn in the page (SVG, ``.asb-panels``) takes the page's colours instead:
    tests/browser/test_explorer_in_the_page.py checks its text against the page's.
 
-A fifth rule, navigation, runs in the same visit (test_page_served), opened in a browser whose
+A fifth rule, navigation, runs in the same visit (test_page), opened in a browser whose
 system setting is dark and with no mode chosen: the page follows the system's
 setting (dark, then light when the system switches); in each mode the sidebar (☰) and
 contents toggles open their panel (it comes into view) and close it again, the search
@@ -338,21 +340,28 @@ def _full_page_shot(page, page_name: str, width_name: str, mode: str) -> None:
         page.screenshot(path=str(SCREENSHOTS / f"{_stem(page_name)}-{width_name}-{mode}.png"), full_page=True)
 
 
+#: How each width opens a page: the laptop over HTTP, the phone from disk (the module docstring).
+FROM_DISK = {"laptop": False, "phone": True}
+
+
 @pytest.mark.parametrize("width_name", list(VIEWPORTS))
 @pytest.mark.parametrize("page_name", PAGES)
-def test_page_served(browser, server, page_name, width_name):
-    """Served over 127.0.0.1: the page loads cleanly (test_browser._check: no console error, no
-    failed or external request, fonts and icons drawn, maths typeset, no raw TeX, no sideways
-    overflow), then the four rules in light and in dark mode. At the laptop width also
-    axe-core's full scan (nothing serious or critical outside the theme's own findings) and the
-    page's weight, and axe's colour-contrast check in dark mode. Then rule 5, navigation: the
-    page is opened as by a reader whose system is dark and who never chose a mode, so it must
-    be dark, and light when the system turns light; in each mode the toggles, search and
-    "nothing fixed over text"; last, prev/next (which leaves the page). The printable sheets
-    (print/) have no theme, sidebars or modes: there only the load and rules 1-4 are checked.
-    One load per page and width: typesetting is most of a visit's time."""
-    laptop = width_name == "laptop"
-    with visiting(browser, f"{server}/{page_name}", server, VIEWPORTS[width_name], color_scheme="dark") as (page, visit):
+def test_page(browser, site, server, page_name, width_name):
+    """At a laptop's width served over 127.0.0.1, at a phone's from disk (file://): the page
+    loads cleanly (test_browser._check: no console error, no failed or external request, fonts
+    and icons drawn, maths typeset, no raw TeX, no sideways overflow), then the four rules in
+    light and in dark mode. At the laptop width also axe-core's full scan (nothing serious or
+    critical outside the theme's own findings), axe's colour-contrast check in dark mode and
+    the page's weight. Then rule 5, navigation: the page is opened as by a reader whose
+    system is dark and who never chose a mode, so it must be dark, and light when the system
+    turns light; in each mode the toggles, search and "nothing fixed over text"; last,
+    prev/next (which leaves the page). The printable sheets (print/) have no theme, sidebars
+    or modes: there only the load and rules 1-4 are checked. One load per page and width:
+    typesetting is most of a visit's time."""
+    laptop, from_disk = width_name == "laptop", FROM_DISK[width_name]
+    base = site.as_uri() if from_disk else server
+    with visiting(browser, f"{base}/{page_name}", None if from_disk else server, VIEWPORTS[width_name],
+                  color_scheme="dark") as (page, visit):
         state = page_state(page)
         themed = page.evaluate("!!document.getElementById('pst-primary-sidebar')")
         navigation = follows_system_problems(page) if themed else []
@@ -372,7 +381,7 @@ def test_page_served(browser, server, page_name, width_name):
             navigation += navigation_problems(page, page_name, width_name, "dark")
         # following a link aborts what this page still loads; the next page has its own test
         failed_here = list(visit.failed)
-        navigation += prev_next_problems(page, server, page_name)
+        navigation += prev_next_problems(page, base, page_name)
         visit.failed[:] = failed_here
     _check(visit, state, page_name)
     if laptop:
@@ -381,20 +390,6 @@ def test_page_served(browser, server, page_name, width_name):
     assert light == [], f"{page_name} at {width_name}, light: {light}"
     assert dark == [], f"{page_name} at {width_name}, dark: {dark}"
     assert navigation == [], f"{page_name} at {width_name}, navigation: {navigation}"
-
-
-@pytest.mark.parametrize("page_name", PAGES)
-def test_page_from_disk(browser, site, page_name):
-    """Opened straight from disk (file://), as a reader offline opens it: it loads cleanly with
-    no request leaving the machine (test_browser._check), and in light mode at a laptop's width
-    nothing is clipped, sticks out or is too small. Dark mode and the phone's width use the same
-    files, which this visit shows all load from disk; they are checked over HTTP above."""
-    with visiting(browser, (site / page_name).as_uri(), None, VIEWPORTS["laptop"]) as (page, visit):
-        state = page_state(page)
-        _set_mode(page, "light")
-        problems, _ = reader_problems(page, "laptop", shots=False)
-    _check(visit, state, page_name)
-    assert problems == [], f"{page_name} from disk: {problems}"
 
 
 # --- every rule reports a planted defect ---------------------------------------------------------
@@ -695,9 +690,19 @@ def navigation_problems(page, page_name: str, width_name: str, mode: str) -> lis
     return problems
 
 
-def prev_next_problems(page, server: str, page_name: str) -> list[dict]:
+def _in_site(url: str | None, base: str) -> str | None:
+    """``url``'s page under the site at ``base`` (a server's address or the folder's file:// URI),
+    without its query and fragment: ``book/intro.html``."""
+    if not url:
+        return url
+    bare = urllib.parse.urldefrag(url)[0].split("?")[0]
+    return bare.removeprefix(base + "/") if bare.startswith(base + "/") else bare
+
+
+def prev_next_problems(page, base: str, page_name: str) -> list[dict]:
     """The previous and next links lead to the neighbours in reading order; following one
-    (the next, or the previous on the last page) arrives there."""
+    (the next, or the previous on the last page) arrives there. ``base`` is the site's address
+    (served) or its folder's file:// URI."""
     if page_name not in READING_ORDER:
         return []
     i = READING_ORDER.index(page_name)
@@ -707,7 +712,7 @@ def prev_next_problems(page, server: str, page_name: str) -> list[dict]:
                                      next: document.querySelector('a.right-next')?.href || null})""")
     problems = []
     for side in ("prev", "next"):
-        got = links[side] and urllib.parse.urlparse(links[side]).path.lstrip("/")
+        got = _in_site(links[side], base)
         if got != want[side]:
             problems.append({"rule": f"{side} link", "want": want[side], "got": got})
     side = "next" if want["next"] else "prev"
@@ -718,7 +723,7 @@ def prev_next_problems(page, server: str, page_name: str) -> list[dict]:
             page.wait_for_url(f"**/{want[side]}", wait_until="commit", timeout=10_000)
         except Exception:  # noqa: BLE001 - reported below, with where it went
             pass
-        arrived = urllib.parse.urlparse(page.url).path.lstrip("/")
+        arrived = _in_site(page.url, base)
         if arrived != want[side]:
             problems.append({"rule": f"following {side}", "want": want[side], "arrived": arrived})
     return problems
