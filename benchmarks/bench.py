@@ -12,7 +12,9 @@ measured here and only here: the test suite asserts behaviour, never timings.
   Each round presses an arrow key once on every control of the module (d_k, magnitude, number
   of keys) and on the magnitude and d_k of the two baselines, in random order, and times the
   key's event to the frame after the change was painted (:data:`PAINT_JS`). Websocket frames
-  the page receives per change are counted too: the module's changes need none.
+  the page receives per change are counted too: the module's changes need none. The **floor**
+  (``lab_floor_slider``) is an ipywidgets IntSlider in the same notebook linked to nothing: what
+  the slider itself costs from the key to its painted frame, before any explorer work.
 * **Static page, input → painted under 4× CPU throttling** (``static_*``): the built "Scale
   the scores" page served from disk, Chromium slowed four times through the DevTools protocol
   (Lighthouse's mobile setting); arrow keys on each range input of the attention explorer, and
@@ -172,15 +174,17 @@ LAB_CELLS = [
     "def naive(d_k, magnitude):\n    naive_figure(d_k, magnitude, 16, 0)\n    plt.show()\n\n\n"
     "w.interact(naive, d_k=w.IntSlider(value=64, min=1, max=1024, continuous_update=True),\n"
     "           magnitude=w.FloatLogSlider(value=1.0, base=10, min=-1, max=1, step=0.02, continuous_update=True))",
+    "w.VBox([w.IntSlider(value=500, min=0, max=1000, description='floor')]).add_class('asb-bench-floor')",
 ]
 #: Each path's box in the notebook and its figure inside it.
 LAB_PATHS = {"module": (".jp-Notebook .widget-vbox:has(> .asb-widget)", ".asb-panels"),
              "frames": (".jp-Notebook .asb-bench-frames", ".widget-image"),
-             "naive": (".jp-Notebook .widget-interact", ".widget-output")}
+             "naive": (".jp-Notebook .widget-interact", ".widget-output"),
+             "floor": (".jp-Notebook .asb-bench-floor", ".widget-slider")}
 #: What each round presses: (path, slider label).
 LAB_CONTROLS = [("module", "key dimension"), ("module", "vector magnitude"), ("module", "number of keys"),
                 ("frames", "key dimension"), ("frames", "vector magnitude"),
-                ("naive", "d_k"), ("naive", "magnitude")]
+                ("naive", "d_k"), ("naive", "magnitude"), ("floor", "floor")]
 
 
 def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026) -> dict:
@@ -260,7 +264,8 @@ def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026) -> dict:
 
 def _lab_key(path: str, label: str) -> str:
     """``lab_<path>_<control>``: the control as dimension, magnitude or keys."""
-    word = {"d_k": "dimension", "dimension": "dimension", "magnitude": "magnitude", "keys": "keys"}[label.split()[-1]]
+    word = {"d_k": "dimension", "dimension": "dimension", "magnitude": "magnitude", "keys": "keys",
+            "floor": "slider"}[label.split()[-1]]
     return f"lab_{path}_{word}"
 
 
@@ -746,6 +751,9 @@ def result_rows(result: dict) -> list[tuple[str, str]]:
                 rows.append((f"JupyterLab: key → painted, {what}, {names[control]} (median / p95)",
                              f"{ms(key)}, {result[key + '_messages']:.0f} messages, {result[key + '_bytes'] / 1e3:.0f} kB;"
                              f" {result[f'lab_{base}_over_module_{control}']:.1f}× the module"))
+        if "lab_floor_slider_median_ms" in result:
+            rows.append(("JupyterLab: key → painted, the floor: an IntSlider linked to nothing, same notebook "
+                         "(median / p95)", ms("lab_floor_slider")))
         rows.append(("JupyterLab: rounds", f"{result['lab_rounds']} (each control once a round, random order)"))
     if "static_rounds" in result:
         for control in ("dimension", "magnitude"):
