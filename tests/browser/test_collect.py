@@ -37,8 +37,8 @@ def _stored(context, url: str, n: int) -> None:
             other.wait_for_function(f"n => ({count})() >= n", arg=n, timeout=2_000)
             return
         except PlaywrightTimeout:
-            seen = other.evaluate(count)
             if time.monotonic() > deadline:
+                seen = other.evaluate(count)
                 raise AssertionError(f"another tab sees {seen} of the {n} kept answers after 30 s") from None
         finally:
             other.close()

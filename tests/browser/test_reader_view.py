@@ -696,7 +696,7 @@ def _in_site(url: str | None, base: str) -> str | None:
     if not url:
         return url
     bare = urllib.parse.urldefrag(url)[0].split("?")[0]
-    return bare.removeprefix(base + "/") if bare.startswith(base + "/") else bare
+    return bare.removeprefix(base + "/")
 
 
 def prev_next_problems(page, base: str, page_name: str) -> list[dict]:
