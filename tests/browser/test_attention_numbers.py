@@ -148,3 +148,28 @@ def test_the_page_bins_the_normal_law_as_the_package_does(modules):
     }""", [base, [None if np.isinf(e) else e for e in edges], sigmas])
     for sigma, row in zip(sigmas, got):
         _close(row, half_normal_bins(edges, sigma), f"sigma = {sigma}")
+
+
+def test_values_prepared_while_idle_are_the_values_computed_at_once(modules, figure):
+    """model.prefetch(dKs) computes the unit scores of the d_k a reader is likely to ask for next
+    while the page is idle (rows at a time), so that the step to one finds them ready; the
+    states read from them are the package's, and a value outside the range or not whole is
+    passed over."""
+    page, base = modules
+    got = page.evaluate("""async ([base, payload]) => {
+        const {attentionModel} = await import(base + "/attention.js");
+        const model = attentionModel(payload);
+        model.state(500, 1, 16);
+        const before = [501, 499].map(model.ready);
+        model.prefetch([501, 0, 1025, 2.5, 499]);
+        for (let i = 0; i < 100 && !(model.ready(501) && model.ready(499)); i++) {
+            await new Promise(r => setTimeout(r, 50));
+        }
+        return {before, after: [501, 499, 502, 0, 1025, 2.5].map(model.ready),
+                states: [501, 499].map(d => ({state: model.state(d, 2.5, 16)}))};
+    }""", [base, web.attention_payload(0)])
+    assert got["before"] == [False, False]
+    assert got["after"] == [True, True, False, False, False, False]
+    for d, row in zip((501, 499), got["states"]):
+        figure.update(d_k=d, magnitude=2.5, n_keys=16, seed=0)
+        _compare(row, figure.state, f"prepared d_k = {d}")

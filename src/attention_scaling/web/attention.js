@@ -10,7 +10,7 @@
 //   q1 k1 + |q_perp| w with |q_perp|^2 the chi-square quantile, at d_k - 1 degrees of freedom, of a
 //   fixed uniform, so every mean follows d_k smoothly.
 import {formatGeneral} from "./format.js";
-import {diagonalGradient, inSteps, meansOf, measures, softmax} from "./numerics.js";
+import {diagonalGradient, inSteps, meansOf, measures, softmax, softmaxInto} from "./numerics.js";
 import {chi2Quantile, halfNormalBins, normals, uniforms} from "./random.js";
 import {readoutParts} from "./readout.js";
 import {meansNote, weightRows} from "./scale.js";
@@ -26,9 +26,10 @@ function parts(seed, stream, rows, keys, stride) {
           kMean: at(normals(seed, stream + 2, rows * stride)), kAlong: at(normals(seed, stream + 3, rows * stride))};
 }
 
-// EnsembleParts.scores(): q1 k1 + sqrt(|q_perp|^2) w, row by row, at d_k
-function partScores(part, dK) {
-  return Array.from(part.qMean, (q1, i) => {
+// EnsembleParts.scores(): q1 k1 + sqrt(|q_perp|^2) w, row by row, at d_k (rows `from` to `to`)
+function partScores(part, dK, from = 0, to = part.qMean.length) {
+  return Array.from({length: to - from}, (_, r) => {
+    const i = from + r, q1 = part.qMean[i];
     const rest = dK > 1 ? Math.sqrt(chi2Quantile(dK - 1, part.qUniform[i])) : 0;
     const k1 = part.kMean[i], w = part.kAlong[i];
     return Float64Array.from(k1, (k, j) => q1 * k + rest * (dK > 1 ? w[j] : 0));
@@ -81,13 +82,50 @@ export function attentionModel(payload) {
   openEdges[0] = 0;
   openEdges[openEdges.length - 1] = Infinity;
   const cache = new Map();  // d_k -> unit scores of the queries and the pairs (a few kept)
+  const keep = (dK, scores) => {
+    if (cache.size >= 64) cache.delete(cache.keys().next().value);
+    cache.set(dK, scores);
+  };
   const unitScores = (dK) => {
-    if (!cache.has(dK)) {
-      if (cache.size >= 64) cache.delete(cache.keys().next().value);
-      cache.set(dK, {queries: partScores(queries, dK), pairs: partScores(pairs, dK).map(row => row[0])});
-    }
+    if (!cache.has(dK)) keep(dK, {queries: partScores(queries, dK), pairs: partScores(pairs, dK).map(row => row[0])});
     return cache.get(dK);
   };
+  // A new d_k's unit scores are most of a step's work (2 200 chi-square quantiles, a few ms). The
+  // values a reader is likely to ask for next (the slider's neighbours, prefetch(dKs)) are computed
+  // while the page is idle, a few hundred rows at a time, so that an arrow key finds them ready; a
+  // step anywhere else computes its own at once. The numbers are the same either way.
+  const wanted = [];
+  let working = null;
+  const idle = globalThis.requestIdleCallback || (work => setTimeout(() => work({timeRemaining: () => 8}), 20));
+  function* prefetchSteps() {
+    while (wanted.length) {
+      const dK = wanted.shift();
+      if (cache.has(dK)) continue;
+      const scores = {queries: partScores(queries, dK), pairs: []};
+      yield;
+      for (let from = 0; from < nPairs; from += 250) {
+        scores.pairs.push(...partScores(pairs, dK, from, Math.min(nPairs, from + 250)).map(row => row[0]));
+        yield;
+      }
+      if (!cache.has(dK)) keep(dK, scores);
+    }
+  }
+  function prefetch(dKs) {
+    wanted.length = 0;
+    for (const d of dKs) if (Number.isInteger(d) && d >= D_RANGE[0] && d <= D_RANGE[1] && !cache.has(d)) wanted.push(d);
+    if (!wanted.length || working) return;
+    working = prefetchSteps();
+    idle(function work(deadline) {
+      finish();
+      while (deadline.timeRemaining() > 2) {
+        if (working.next().done) {
+          working = null;
+          return;
+        }
+      }
+      idle(work);
+    });
+  }
 
   function state(dK, magnitude, nKeys = 16) {
     const d = Number(dK), m = Number(magnitude), n = Number(nKeys);
@@ -105,8 +143,13 @@ export function attentionModel(payload) {
     const zS = zU.map(z => z / root);
     const pU = softmax(zU), pS = softmax(zS);
     const sizeU = unit.pairs.map(x => Math.abs(m2 * x));
-    const many = unit.queries.map(row => Array.from(row.subarray(0, n), x => m2 * x));
-    const perQuery = (divide) => many.map(z => measures(softmax(divide ? z.map(x => x / root) : z)));
+    // each query's measures, unscaled and scaled: (m^2 q.k) and then (m^2 q.k) / sqrt(d_k), as the
+    // package computes them, in two buffers used again for every query
+    const z = new Float64Array(n), p = new Float64Array(n);
+    const perQuery = (divide) => unit.queries.map(row => {
+      for (let j = 0; j < n; j++) z[j] = divide ? (m2 * row[j]) / root : m2 * row[j];
+      return measures(softmaxInto(z, p));
+    });
     return {
       dK: d, magnitude: m, nKeys: n, seed,
       scores: {unscaled: zU, scaled: zS},
@@ -116,10 +159,11 @@ export function attentionModel(payload) {
       predicted: {unscaled: halfNormalBins(openEdges, m2 * root), scaled: halfNormalBins(openEdges, m2)},
       draw: {unscaled: measures(pU), scaled: measures(pS)},
       mean: {unscaled: meansOf(perQuery(false)), scaled: meansOf(perQuery(true))},
-      nQueries: many.length,
+      nQueries: unit.queries.length,
     };
   }
-  const model = {state, warm};
+  // ready(d_k): whether a step to d_k finds its unit scores computed (a prefetched value is)
+  const model = {state, warm, prefetch, ready: dK => cache.has(dK)};
   MODELS.set(payload, model);
   return model;
 }

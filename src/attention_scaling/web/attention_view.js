@@ -127,7 +127,7 @@ function spreadPanel(svg, edges) {
   const hatch = `asb-hatch-${Math.random().toString(36).slice(2, 10)}`;
   const pattern = node("pattern", {id: hatch, width: 5, height: 5, patternUnits: "userSpaceOnUse",
     patternTransform: "rotate(45)"}, node("defs", {}, svg));
-  node("rect", {width: 5, height: 5, style: `fill: ${BLUE}; opacity: 0.5`}, pattern);
+  node("rect", {width: 5, height: 5, style: `fill: ${BLUE}; fill-opacity: 0.5`}, pattern);
   node("line", {x1: 1, y1: 0, x2: 1, y2: 5, style: `stroke: ${BLUE}; stroke-width: 1.5`}, pattern);
   const filled = {
     unscaled: node("path", {class: "asb-hist", style: `fill: ${RED}`}, svg),
@@ -215,7 +215,13 @@ export function mountAttention(root, payload, {d_k = 64, magnitude = 1, n_keys =
     const d = Math.min(D_RANGE[1], Math.max(D_RANGE[0], Math.round(Number(current.d_k))));
     const m = Math.min(MAGNITUDE_RANGE[1], Math.max(MAGNITUDE_RANGE[0], Number(current.magnitude)));
     const n = Math.min(payload.maxKeys, Math.max(2, Math.round(Number(current.n_keys))));
+    const before = state ? state.dK : d;
     state = model.state(d, m, n);
+    // the next d_k either way (the slider's next positions; in Jupyter the IntSlider's d_k +- 1),
+    // the way it moved first, computed while the page is idle
+    const k = input ? at.fromD(d) : d;
+    const next = input ? [at.toD(k + 1), at.toD(k - 1)] : [d + 1, d - 1];
+    model.prefetch(d < before ? next.reverse() : next);
     drawWeights(state);
     drawGradient(state);
     drawSpread(state);
@@ -248,12 +254,12 @@ const ATTENTION_CSS = `
 /* white inside, as the matplotlib figure draws them; the page's background in dark mode */
 .asb-attention-explorer .asb-outlined { fill: var(--pst-color-background, #fff); stroke-width: 1.2; }
 .asb-attention-explorer .asb-hollow { fill: none; stroke-width: 1.4; }
-.asb-attention-explorer .asb-meanband { opacity: 0.13; }
+.asb-attention-explorer .asb-meanband { fill-opacity: 0.13; }
 .asb-attention-explorer .asb-meanline { stroke-width: 1.6; }
 .asb-attention-explorer .asb-curve { fill: none; stroke: #8c8c8c; stroke-width: 1.5; }
-.asb-attention-explorer .asb-mark { opacity: 0.85; stroke-width: 1.2; }
-.asb-attention-explorer .asb-hist { opacity: 0.45; stroke: none; }
-.asb-attention-explorer .asb-hatched { opacity: 0.8; }
+.asb-attention-explorer .asb-mark { fill-opacity: 0.85; stroke-opacity: 0.85; stroke-width: 1.2; }
+.asb-attention-explorer .asb-hist { fill-opacity: 0.45; stroke: none; }
+.asb-attention-explorer .asb-hatched { fill-opacity: 0.8; }
 .asb-attention-explorer .asb-pred { fill: none; stroke-width: 1.4; }
 .asb-attention-explorer .asb-svg { overflow: visible; }
 /* Presenting, the figure has the height the sliders and the two tables leave it: its text grows so

@@ -212,10 +212,10 @@ export function mountContext(root, payload, {n = 1024, gap = 6, method = "plain"
 
 // The context view's looks beyond the shared ones (view.js).
 const CONTEXT_CSS = `
-.asb-context-explorer .asb-top { fill: currentColor; opacity: 0.55; }
+.asb-context-explorer .asb-top { fill: currentColor; fill-opacity: 0.55; }
 .asb-context-explorer .asb-rest { fill: currentColor; fill-opacity: 0.2; stroke: currentColor; stroke-width: 0.8; }
 .asb-context-explorer .asb-sink { fill: none; stroke: currentColor; stroke-width: 1.2; }
-.asb-context-explorer .asb-curve { fill: none; stroke: currentColor; stroke-width: 1.5; opacity: 0.7; }
+.asb-context-explorer .asb-curve { fill: none; stroke: currentColor; stroke-width: 1.5; stroke-opacity: 0.7; }
 .asb-context-explorer .asb-line { fill: none; stroke-width: 1.6; }
 .asb-context-explorer .asb-ring { fill: none; stroke: currentColor; stroke-width: 2; }
 .asb-context-explorer .asb-dot { stroke: none; }

@@ -204,7 +204,7 @@ const NORMALIZATION_CSS = `
 html[data-theme="dark"] .asb-normalization-explorer, body[data-jp-theme-light="false"] .asb-normalization-explorer {
   --asb-norm-scaled: #5aa9e6; --asb-norm-qk: #ffa54f; --asb-norm-ln: #5fd35f; }
 .asb-normalization-explorer .asb-bar { stroke: none; }
-.asb-normalization-explorer .asb-cband { opacity: 0.12; stroke: none; }
+.asb-normalization-explorer .asb-cband { fill-opacity: 0.12; stroke: none; }
 .asb-normalization-explorer .asb-line { fill: none; stroke-width: 2; }
 .asb-normalization-explorer .asb-fill-mark, .asb-normalization-explorer .asb-ring-mark { stroke-width: 1.2; }
 .asb-normalization-explorer .asb-dot { stroke: var(--pst-color-background, #fff); stroke-width: 1; }

@@ -86,13 +86,36 @@ export function largestEigenvalue(a) {
   return top;
 }
 
-// weight_measures(p): what every explorer reports of one weight vector.
+// weight_measures(p): what every explorer reports of one weight vector. One pass for each of
+// complement, diagonalGradient and entropy above, fused, with no array made: the same operations
+// in the same order, so the same doubles (an explorer calls it for every query at every step).
 export function measures(p) {
-  let top = 0;
-  for (const x of p) if (x > top) top = x;
-  let g = 0;
-  for (const x of diagonalGradient(p)) if (x > g) g = x;
-  return {maxWeight: top, entropy: entropy(p), largestGradient: g};
+  const n = p.length;
+  let top = 0, at = 0;  // the largest weight, and the first index of the largest (complement)
+  for (let i = 0; i < n; i++) {
+    if (p[i] > top) top = p[i];
+    if (i > 0 && p[i] > p[at]) at = i;
+  }
+  let rest = 0;
+  for (let i = 0; i < n; i++) if (i !== at) rest += p[i];
+  let g = 0, s = 0;
+  for (let i = 0; i < n; i++) {
+    const x = p[i], c = i === at ? rest : 1 - x;
+    if (x * c > g) g = x * c;
+    if (x > 0) s += x * (x > 0.5 ? Math.log1p(-c) : Math.log(x));
+  }
+  return {maxWeight: top, entropy: -s, largestGradient: g};
+}
+
+// softmax(z) into `out` (a Float64Array as long as z), the same operations as softmax(): for a
+// caller that reuses one buffer.
+export function softmaxInto(z, out) {
+  let top = -Infinity;
+  for (let i = 0; i < z.length; i++) if (z[i] > top) top = z[i];
+  let total = 0;
+  for (let i = 0; i < z.length; i++) total += out[i] = Math.exp(z[i] - top);
+  for (let i = 0; i < z.length; i++) out[i] /= total;
+  return out;
 }
 
 // expectation(values, complement): mean, standard error (ddof 1), 10 % and 90 % quantiles (numpy's

@@ -107,10 +107,10 @@ export const VIEW_CSS = `
 .asb-explorer .asb-ptitle { font-size: 13px; }
 .asb-explorer .asb-tick, .asb-explorer .asb-label { font-size: 12px; }
 .asb-explorer .asb-axis { stroke: currentColor; }
-.asb-explorer .asb-grid { stroke: currentColor; opacity: 0.15; }
-.asb-explorer .asb-band { fill: currentColor; opacity: 0.12; }
+.asb-explorer .asb-grid { stroke: currentColor; stroke-opacity: 0.15; }
+.asb-explorer .asb-band { fill: currentColor; fill-opacity: 0.12; }
 .asb-explorer .asb-mean { stroke: currentColor; stroke-dasharray: 6 4; stroke-width: 1.5; }
-.asb-explorer .asb-peak { stroke: currentColor; stroke-dasharray: 1 3; opacity: 0.6; }
+.asb-explorer .asb-peak { stroke: currentColor; stroke-dasharray: 1 3; stroke-opacity: 0.6; }
 .asb-explorer .asb-svg text.asb-sign { font-size: 13px; font-weight: 700; fill: #111; stroke: #fff;
   stroke-width: 3px; paint-order: stroke; }  /* a white halo: legible on the darkest cells, in greyscale too */
 .asb-explorer .asb-said { position: absolute; width: 1px; height: 1px; overflow: hidden;
