@@ -71,6 +71,12 @@ def softmax(z, axis: int = -1, dtype=None) -> np.ndarray:
     return e / e.sum(axis=ax, keepdims=True)
 
 
+def _softmax_rows(z: np.ndarray) -> np.ndarray:
+    """:func:`softmax` along the last axis of finite float64 scores ``z``, unchecked."""
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
 def _complement(arr: np.ndarray, ax: int) -> np.ndarray:
     r""":math:`1 - P_i` formed as :math:`\sum_{j \ne i} P_j`, along ``ax``, without cancellation.
 
@@ -182,13 +188,18 @@ def entropy(p, axis: int = -1) -> np.ndarray:
     """
     arr = v.probabilities(p, "p", axis=axis)
     ax = v.axis_index(axis, arr.ndim)
+    return _entropy(arr, _complement(arr, ax), ax)
+
+
+def _entropy(arr: np.ndarray, complement: np.ndarray, ax: int) -> np.ndarray:
+    """:func:`entropy` of checked probabilities ``arr`` whose :func:`_complement` is given."""
     positive = arr > 0
     # ln P_i for a weight above 1/2 is log1p(-(sum of the other weights)): near saturation
     # ln(p) of a rounded p = 1 - delta loses delta entirely, and with it a term the size of
     # the whole entropy's leading part.
-    big = arr > 0.5
-    with np.errstate(divide="ignore"):
-        logs = np.where(big, np.log1p(-np.where(big, _complement(arr, ax), 0)), np.log(np.where(positive, arr, 1)))
+    big = arr > 0.5  # at most one weight a distribution
+    logs = np.log(np.where(positive, arr, 1))
+    logs[big] = np.log1p(-complement[big])
     terms = np.where(positive, arr * logs, 0)
     return -terms.sum(axis=ax)
 
@@ -504,8 +515,9 @@ def saturation_expectation(d_values, magnitude: float = 1.0, n_keys: int = 16, r
         for start in range(0, rows, chunk):
             c = min(chunk, rows - start)
             z = m * m * np.sqrt(rng.chisquare(d, size=c))[:, None] * rng.standard_normal((c, n_keys))
-            per = {"unscaled": weight_measures(softmax(z, axis=-1)),
-                   "scaled": weight_measures(softmax(z / np.sqrt(d), axis=-1))}
+            # finite scores by construction (checked above), so their softmax needs no checks:
+            # the same operations as softmax() and weight_measures(), without their passes
+            per = {"unscaled": _measures(_softmax_rows(z), 1), "scaled": _measures(_softmax_rows(z / np.sqrt(d)), 1)}
             per["gap"] = {k: per["unscaled"][k] - per["scaled"][k] for k in measures}
             for (name, k), acc in sums.items():
                 acc[a] += (per[name][k].sum(), np.square(per[name][k]).sum())
@@ -732,9 +744,15 @@ def weight_measures(p, axis: int = -1) -> dict:
     gives 4.25e-18.
     """
     arr = v.probabilities(p, "p", axis=axis)
-    ax = v.axis_index(axis, arr.ndim)
-    return {"max weight": arr.max(axis=ax), "entropy": entropy(arr, axis=ax),
-            "largest P(1-P)": diagonal_gradient(arr, axis=ax).max(axis=ax)}
+    return _measures(arr, v.axis_index(axis, arr.ndim))
+
+
+def _measures(arr: np.ndarray, ax: int) -> dict:
+    """:func:`weight_measures` of checked probabilities: the entropy and the gradient share one
+    :func:`_complement` (the same numbers as :func:`entropy` and :func:`diagonal_gradient`)."""
+    complement = _complement(arr, ax)
+    return {"max weight": arr.max(axis=ax), "entropy": _entropy(arr, complement, ax),
+            "largest P(1-P)": (arr * complement).max(axis=ax)}
 
 
 @dataclass(frozen=True)
