@@ -18,7 +18,8 @@ measured here and only here: the test suite asserts behaviour, never timings.
 * **Static page, input → painted under 4× CPU throttling** (``static_*``): the built "Scale
   the scores" page served from disk, Chromium slowed four times through the DevTools protocol
   (Lighthouse's mobile setting); arrow keys on each range input of the attention explorer, and
-  on a range input that only writes its value (``static_floor``: what any change costs there).
+  on a range input that only writes its value (``static_floor``: what any change costs there),
+  and a click on the d_k slider's track that jumps to a new value (``static_dimension_click``).
 * **Build** cold and warm, **page weight** (bytes each page loads until the network is idle,
   served gzip-compressed as a static host serves them: sent and decoded), and **Lighthouse**
   (mobile and desktop presets) over every page.
@@ -111,8 +112,8 @@ def frame_widget(explorer):
 
 # --- key press → painted --------------------------------------------------------------
 
-#: In the page: ``arm([root, figure])`` starts the measure of the next key press inside the
-#: element ``root``. It notes the keydown event's time stamp (when the browser took the key),
+#: In the page: ``arm([root, figure])`` starts the measure of the next key press (or click) inside
+#: the element ``root``. It notes the keydown (pointerdown) event's time stamp (when the browser took it),
 #: the first change inside ``figure`` (the module's SVG; a baseline's image gets a new src or a
 #: new element, then is decoded), and the frame after that change was painted: a task posted
 #: from the next animation frame runs once that frame has been produced.
@@ -122,8 +123,8 @@ PAINT_JS = """([rootSelector, figureSelector]) => {
                           .filter(e => e.checkVisibility()).pop();
     const first = imageOf(), firstSrc = first ? first.src : null;
     const m = window.__lat = {t0: null, changed: null, paint: null};
-    root.addEventListener('keydown', e => { if (m.t0 === null) m.t0 = e.timeStamp; },
-                          {capture: true, once: true});
+    for (const kind of ['keydown', 'pointerdown'])
+        root.addEventListener(kind, e => { if (m.t0 === null) m.t0 = e.timeStamp; }, {capture: true, once: true});
     const painted = () => requestAnimationFrame(() => {
         const channel = new MessageChannel();
         channel.port1.onmessage = () => { m.paint = performance.now(); };
@@ -155,6 +156,17 @@ def _measure_key(page, root: str, figure: str, key: str, timeout_ms: int = 30_00
     the change (``changed``) and to the painted frame (``paint``)."""
     page.evaluate(PAINT_JS, [root, figure])
     page.keyboard.press(key)
+    page.wait_for_function("() => window.__lat.paint !== null", timeout=timeout_ms, polling=20)
+    m = page.evaluate("() => window.__lat")
+    return {"paint": m["paint"] - m["t0"], "changed": m["changed"] - m["t0"]}
+
+
+def _measure_click(page, root: str, figure: str, slider, fraction: float, timeout_ms: int = 30_000) -> dict:
+    """Click the range input ``slider`` at ``fraction`` of its width (its value jumps there) and
+    return the milliseconds from the pointerdown to the change and to the painted frame."""
+    box = slider.bounding_box()
+    page.evaluate(PAINT_JS, [root, figure])
+    page.mouse.click(box["x"] + fraction * box["width"], box["y"] + box["height"] / 2)
     page.wait_for_function("() => window.__lat.paint !== null", timeout=timeout_ms, polling=20)
     m = page.evaluate("() => window.__lat")
     return {"paint": m["paint"] - m["t0"], "changed": m["changed"] - m["t0"]}
@@ -288,10 +300,14 @@ def static_latency(rounds: int = 60, throttle: int = THROTTLE, seed: int = 2026)
     """Input → painted frame on the built page :data:`STATIC_PAGE`, its attention explorer's two
     range inputs (d_k, magnitude) pressed in turn, with the CPU slowed ``throttle`` times.
 
-    Every press is ArrowRight, so each is a value not shown before (d_k 64 → about 130 in 66
-    presses, m 1 → 1.4): the page's cache of recent d_k values never answers. Served
-    gzip-compressed from the built site; the first ``rounds // 10`` presses are warm-up.
-    Empty without the built page, playwright or a Chromium."""
+    Every press is ArrowRight (ArrowLeft where a click left the thumb at the end), a new value
+    nearly always. The page computes the d_k slider's neighbouring values while it is idle
+    (attention.js, ``prefetch``), and the presses are 50 ms or more apart, so an arrow key's new
+    d_k is ready when it comes: ``static_dimension``. A jump is not: ``static_dimension_click``
+    clicks the d_k slider's track at a random point at least a tenth of its width from the
+    thumb, a value neither shown nor prepared before. Served gzip-compressed from the built
+    site; the first ``rounds // 10`` rounds are warm-up. Empty without the built page,
+    playwright or a Chromium."""
     import random
 
     html_dir = ROOT / "_build" / "html"
@@ -327,13 +343,22 @@ def static_latency(rounds: int = 60, throttle: int = THROTTLE, seed: int = 2026)
             targets = {"dimension": (root, ".asb-panels"), "magnitude": (root, ".asb-panels"),
                        "floor": (".asb-bench-floor", ".asb-bench-floor-out")}
             inputs["dimension"].scroll_into_view_if_needed()
+            slider = inputs["dimension"]
             for round_ in range(warmup + rounds):
-                order = list(inputs)
+                order = [*inputs, "dimension_click"]
                 rng.shuffle(order)
                 for which in order:
-                    inputs[which].focus()
-                    page.wait_for_timeout(50)
-                    m = _measure_key(page, *targets[which], "ArrowRight")
+                    if which == "dimension_click":
+                        at = float(slider.evaluate("e => e.value / e.max"))
+                        fraction = rng.choice([f for f in np.linspace(0.02, 0.98, 97) if abs(f - at) >= 0.1])
+                        page.wait_for_timeout(50)
+                        m = _measure_click(page, root, ".asb-panels", slider, fraction)
+                    else:
+                        inputs[which].focus()
+                        page.wait_for_timeout(50)
+                        # (a click may have left the thumb at the end: then the key goes back)
+                        at_end = inputs[which].evaluate("e => Number(e.value) >= Number(e.max)")
+                        m = _measure_key(page, *targets[which], "ArrowLeft" if at_end else "ArrowRight")
                     if round_ >= warmup:
                         ms.setdefault(which, []).append(m["paint"])
         finally:
@@ -760,6 +785,9 @@ def result_rows(result: dict) -> list[tuple[str, str]]:
             rows.append((f"static page, input → painted at {result['static_throttle']}× CPU throttling, "
                          f"{names[control]} (median / p95)",
                          f"{ms(f'static_{control}')} (target median ≤ {TARGETS['median']:.0f})"))
+        if "static_dimension_click_median_ms" in result:
+            rows.append((f"static page, a click on the {names['dimension']} slider's track (a jump to a value "
+                         "not prepared), same throttling (median / p95)", ms("static_dimension_click")))
         if "static_floor_median_ms" in result:
             rows.append(("static page, the floor: a range input that only writes its value, same page and "
                          "throttling (median / p95)", ms("static_floor")))
