@@ -13,7 +13,8 @@ ROOT = ".asb-player.asb-module"
 # the controls (the slider positions, their outputs and spoken values, the chosen option), the
 # panels' boxes, the smallest SVG text in CSS px (its font size times the drawing's scale), the
 # Present mode's caption and state, the lowest visible edge and any sideways scroll of the page.
-# `extra` adds `name: expression,` lines (with `root`, `rect` and `shownBars(selector)` in scope).
+# `extra` adds `name: expression,` lines (with `root`, `rect`, `shownBars(selector)` and
+# `subpaths(selector)`, the rectangles a path draws, in scope).
 _SHOWN = """root => {
     const box = root.querySelector('.asb-readout');
     const texts = [...root.querySelectorAll('.asb-svg text')].filter(t => t.getClientRects().length);
@@ -21,7 +22,8 @@ _SHOWN = """root => {
     const rect = e => e.getBoundingClientRect().toJSON();
     const ranges = [...root.querySelectorAll('input[type=range]')];
     const shownBars = sel => [...root.querySelectorAll(sel)].filter(r => r.style.display !== 'none')
-        .map(r => Number(r.dataset.value));
+        .flatMap(r => r.dataset.value.split(' ').map(Number));  // (a path of bars holds them all)
+    const subpaths = sel => (root.querySelector(sel).getAttribute('d').match(/M/g) || []).length;
     return {
         ready: root.classList.contains('asb-ready'),
         lead: box.querySelector('.asb-lead').textContent,

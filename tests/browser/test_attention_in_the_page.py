@@ -25,8 +25,10 @@ pytestmark = pytest.mark.browser
 
 PAGE = "book/scale-the-scores.html"
 SHOWN = shown_reader("""dK: Number(root.dataset.dK),
-        red: shownBars('.asb-panel:nth-child(1) rect.asb-bar:not(.asb-outlined)'),
-        blue: shownBars('.asb-panel:nth-child(1) rect.asb-outlined'),""")
+        red: shownBars('.asb-panel:nth-child(1) path.asb-bar:not(.asb-outlined)'),
+        blue: shownBars('.asb-panel:nth-child(1) path.asb-outlined'),
+        redDrawn: subpaths('.asb-panel:nth-child(1) path.asb-bar:not(.asb-outlined)'),
+        blueDrawn: subpaths('.asb-panel:nth-child(1) path.asb-outlined'),""")
 
 _FIGURE = AttentionFigure()
 
@@ -42,6 +44,14 @@ def assert_shows(shown: dict, d_k: int, magnitude: float) -> None:
     assert shown["dK"] == d_k
     assert shown["red"] == pytest.approx(list(state.weights.unscaled), rel=1e-12, abs=1e-300)
     assert shown["blue"] == pytest.approx(list(state.weights.scaled), rel=1e-12, abs=1e-300)
+    # a bar drawn for every weight with a height on the panel's axis (view.js: the plot area runs
+    # from y = 24 to 162 user units for weights 1.02 to 0; a weight below about 1e-17 is at 0)
+    assert (shown["redDrawn"], shown["blueDrawn"]) == (_drawn(state.weights.unscaled), _drawn(state.weights.scaled))
+
+
+def _drawn(weights) -> int:
+    y = lambda v: 24 + (200 - 24 - 38) * (1 - v / 1.02)  # noqa: E731  (view.js yAxis, the same doubles)
+    return sum(y(0.0) - y(min(float(w), 1.02)) > 0 for w in weights)
 
 
 @pytest.fixture(scope="module")

@@ -258,8 +258,7 @@ _DRAWN = """() => [...document.querySelectorAll('.ho-strip')].map(strip => ({
         texts: [...box.querySelectorAll('.asb-panel svg text')].filter(t => t.getBBox().width > 0).length,
         smallestPt: Math.min(...[...box.querySelectorAll('.asb-panel svg text')].filter(t => t.getClientRects().length)
             .map(t => parseFloat(getComputedStyle(t).fontSize) * t.ownerSVGElement.getScreenCTM().a * 0.75)),
-        red: [...box.querySelectorAll('rect.asb-bar:not(.asb-outlined)')].filter(r => r.style.display !== 'none')
-            .map(r => Number(r.dataset.value)),
+        red: [...box.querySelectorAll('path.asb-bar:not(.asb-outlined)')].flatMap(r => r.dataset.value.split(' ').map(Number)),
         leftovers: box.querySelectorAll('.asb-readout, .asb-numbers, .asb-key, details, input').length})),
 }))"""
 

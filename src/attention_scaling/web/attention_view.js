@@ -34,33 +34,32 @@ function meanMarks(svg, y, colour, dashed, band) {
 }
 
 // 1: one draw's weights, a red (filled) and a blue (outlined) bar per key, with the means of the
-// largest weight (lines) and their middle 80 % (bands): figures.AttentionFigure._weights_panel
-function weightsPanel(svg, maxKeys) {
+// largest weight (lines) and their middle 80 % (bands): figures.AttentionFigure._weights_panel.
+// Each colour's bars are one path, a rectangle a key (the bars never overlap, so it draws what a
+// rectangle each would), with the weights shown in data-value: a step rewrites two elements, not
+// a hundred and twenty-eight. A bar of height 0 is left out, as an SVG rectangle of height 0 is.
+function weightsPanel(svg) {
   const y = yAxis(svg, [0, 0.2, 0.4, 0.6, 0.8, 1], 1.02, "weight Pⱼ", 1);
   node("line", {x1: L, x2: W - R, y1: H - B, y2: H - B, class: "asb-axis"}, svg);
   node("text", {x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", class: "asb-label"}, svg, "keys (a pair of bars each)");
   const means = {unscaled: meanMarks(svg, y, RED, false, true), scaled: meanMarks(svg, y, BLUE, true, true)};
   const bars = {
-    unscaled: Array.from({length: maxKeys}, () => node("rect", {class: "asb-bar", style: `fill: ${RED}`}, svg)),
-    scaled: Array.from({length: maxKeys}, () => node("rect", {class: "asb-bar asb-outlined", style: `stroke: ${BLUE}`}, svg)),
+    unscaled: node("path", {class: "asb-bar", style: `fill: ${RED}`}, svg),
+    scaled: node("path", {class: "asb-bar asb-outlined", style: `stroke: ${BLUE}`}, svg),
   };
   return state => {
     const n = state.nKeys, x = u => L + u * (W - L - R);
     for (const [slot, curve] of [[0, "unscaled"], [1, "scaled"]]) {
-      bars[curve].forEach((bar, j) => {
-        if (j >= n) {
-          bar.style.display = "none";
-          return;
-        }
-        const p = state.weights[curve][j], top = y(Math.min(p, 1.02));
+      const weights = state.weights[curve];
+      let d = "";
+      for (let j = 0; j < n; j++) {
+        const top = y(Math.min(weights[j], 1.02)), height = Math.max(0, y(0) - top);
         const left = (j + 0.1 + 0.4 * slot) / n;  // figures.blit._grouped_bar_edges
-        bar.style.display = "";
-        bar.setAttribute("x", x(left));
-        bar.setAttribute("width", x(left + 0.4 / n) - x(left));
-        bar.setAttribute("y", top);
-        bar.setAttribute("height", Math.max(0, y(0) - top));
-        bar.dataset.value = String(p);
-      });
+        const x0 = x(left), width = x(left + 0.4 / n) - x0;
+        if (height > 0) d += `M${x0},${top}h${width}v${height}h${-width}z`;
+      }
+      bars[curve].setAttribute("d", d || "M0,0");
+      bars[curve].dataset.value = weights.slice(0, n).join(" ");
       means[curve](state.mean[curve].maxWeight);
     }
   };
@@ -203,7 +202,7 @@ export function mountAttention(root, payload, {d_k = 64, magnitude = 1, n_keys =
   }
   const {stack, key, setReadout, setData} = scaffold(root, ["key", "q·k", "weight, unscaled", "q·k/√dₖ", "weight, scaled"],
     dataRows);
-  const drawWeights = weightsPanel(panel(stack, "weights of one draw"), payload.maxKeys);
+  const drawWeights = weightsPanel(panel(stack, "weights of one draw"));
   const drawGradient = gradientPanel(panel(stack, "gradient P(1 − P)"), payload.maxKeys);
   const drawSpread = spreadPanel(panel(stack, `|q·k| of ${payload.nPairs} random pairs`), payload.edges);
   key.textContent = "Red, filled, solid: unscaled; blue, outlined, dashed: scaled by 1/√dₖ. Lines and bands: " +
