@@ -150,15 +150,19 @@ def test_the_page_bins_the_normal_law_as_the_package_does(modules):
         _close(row, half_normal_bins(edges, sigma), f"sigma = {sigma}")
 
 
-def test_values_prepared_while_idle_are_the_values_computed_at_once(modules, figure):
+@pytest.mark.parametrize("idle", ["requestIdleCallback", "timer"])
+def test_values_prepared_while_idle_are_the_values_computed_at_once(modules, figure, idle):
     """model.prefetch(dKs) computes the unit scores of the d_k a reader is likely to ask for next
     while the page is idle (rows at a time), so that the step to one finds them ready; the
     states read from them are the package's, and a value outside the range or not whole is
-    passed over."""
+    passed over. A browser without requestIdleCallback (Safari) does the same work on a timer."""
     page, base = modules
-    got = page.evaluate("""async ([base, payload]) => {
+    got = page.evaluate("""async ([base, payload, idle]) => {
         const {attentionModel} = await import(base + "/attention.js");
-        const model = attentionModel(payload);
+        const saved = window.requestIdleCallback;
+        if (idle === "timer") window.requestIdleCallback = undefined;
+        const model = attentionModel(payload);  // (it takes the scheduler the page has now)
+        window.requestIdleCallback = saved;
         model.state(500, 1, 16);
         const before = [501, 499].map(model.ready);
         model.prefetch([501, 0, 1025, 2.5, 499]);
@@ -167,7 +171,7 @@ def test_values_prepared_while_idle_are_the_values_computed_at_once(modules, fig
         }
         return {before, after: [501, 499, 502, 0, 1025, 2.5].map(model.ready),
                 states: [501, 499].map(d => ({state: model.state(d, 2.5, 16)}))};
-    }""", [base, web.attention_payload(0)])
+    }""", [base, web.attention_payload(0), idle])
     assert got["before"] == [False, False]
     assert got["after"] == [True, True, False, False, False, False]
     for d, row in zip((501, 499), got["states"]):
