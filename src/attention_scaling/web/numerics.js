@@ -40,16 +40,6 @@ export function jacobian(p) {
   return p.map((pi, i) => p.map((pj, j) => (i === j ? pi * c[i] : -pi * pj)));
 }
 
-// entropy(p): -sum P_i ln P_i in nats; ln P_i of a weight above 1/2 is log1p(-(the others)).
-export function entropy(p) {
-  const c = complement(p);
-  let s = 0;
-  p.forEach((x, i) => {
-    if (x > 0) s += x * (x > 0.5 ? Math.log1p(-c[i]) : Math.log(x));
-  });
-  return -s;
-}
-
 // The largest eigenvalue of a symmetric matrix (cyclic Jacobi rotations to convergence), as
 // numpy.linalg.eigvalsh(a)[-1]: the spectral norm of a softmax Jacobian.
 export function largestEigenvalue(a) {
@@ -86,9 +76,11 @@ export function largestEigenvalue(a) {
   return top;
 }
 
-// weight_measures(p): what every explorer reports of one weight vector. One pass for each of
-// complement, diagonalGradient and entropy above, fused, with no array made: the same operations
-// in the same order, so the same doubles (an explorer calls it for every query at every step).
+// weight_measures(p): what every explorer reports of one weight vector: the largest weight,
+// the entropy -sum P_i ln P_i in nats (ln P_i of a weight above 1/2 as log1p(-(the others))) and
+// the largest P_i (1 - P_i). complement and diagonalGradient above, fused into one pass with no
+// array made: the same operations in the same order, so the same doubles (an explorer calls it
+// for every query at every step).
 export function measures(p) {
   const n = p.length;
   let top = 0, at = 0;  // the largest weight, and the first index of the largest (complement)
