@@ -65,12 +65,34 @@ RAN_ALL_JS = """() => {
 }"""
 
 
-def open_and_run_all(page, server, urlpath: str) -> dict:
-    """Open ``urlpath`` in ``page``, wait for its kernel, then Run → Run All Cells and wait
+# Opens a repository file in the JupyterLab already running in the page, as its file browser
+# does (docmanager:open), after closing every open document with its changes dropped (nothing
+# is ever saved). A launch URL's path is resolved only when the app starts (JupyterLab's tree
+# resolver), so the first page of a session is opened by its URL and the others this way.
+OPEN_IN_APP_JS = """async path => {
+    const app = window.jupyterapp;
+    for (const w of [...app.shell.widgets('main')]) {
+        if (w.context) w.context.model.dirty = false;
+        w.close();
+    }
+    const panel = await app.commands.execute('docmanager:open', {path, factory: 'Notebook'});
+    await panel.context.ready;
+    await panel.sessionContext.ready;
+}"""
+
+
+def open_and_run_all(page, server, urlpath: str, in_app: bool = False) -> dict:
+    """Open ``urlpath`` in ``page`` (by its URL, a new JupyterLab; or, ``in_app``, in the
+    JupyterLab the page runs already), wait for its kernel, then Run → Run All Cells and wait
     until every cell has run. Returns the seconds each step took."""
+    if not urlpath.startswith("lab/tree/"):
+        raise ValueError(f"urlpath must be a lab/tree/ path (lab_url), got {urlpath!r}")
     times = {}
     start = time.monotonic()
-    page.goto(server.page(urlpath))
+    if in_app:
+        page.evaluate(OPEN_IN_APP_JS, urlpath.removeprefix("lab/tree/"))
+    else:
+        page.goto(server.page(urlpath))
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
     page.wait_for_function(KERNEL_IDLE_JS, timeout=90_000)
     times["open"] = time.monotonic() - start

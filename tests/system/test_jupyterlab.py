@@ -1,8 +1,10 @@
 """The chapters and labs as students run them: a real JupyterLab server, driven in headless
 Chromium.
 
-One server (tests/lab_server.py) serves the repository root; one browser opens each
-page by the URL path its launch button uses (Binder's ``urlpath``), runs all cells from
+One server (tests/lab_server.py) serves the repository root; one browser tab runs
+JupyterLab as a student's does: the first page opens by the URL path its launch button uses
+(Binder's ``urlpath``), every later one in the same app, as its file browser opens a file
+(each launch path is checked to be a file of the repository). Each page runs all cells from
 the Run menu and waits for the kernel. Each page is opened once: :func:`visit` records
 everything the checks need (outputs, rendered markdown, the explorers' controls, the
 module's drawing and readout before and after a key press, a mouse drag and a radio click), then closes
@@ -210,14 +212,49 @@ def _step_while_the_kernel_sleeps(page, i) -> dict:
     return {"frame": after[0] != before[0], "readout": after[1] != before[1], "kernel_busy": busy}
 
 
-def visit(context, server, urlpath: str) -> dict:
-    """Open ``urlpath`` in a new tab of ``context``, run all cells, read the outputs and move
-    every control once."""
+class LabTab:
+    """One browser tab running JupyterLab for the whole session, as a student's: the first page
+    opens by its launch URL (a new JupyterLab), every later one in the same app as its file
+    browser opens a file (lab_server.OPEN_IN_APP_JS), the page before it closed and its kernel
+    shut down. After a visit that failed, the next page opens a fresh tab by its URL."""
+
+    def __init__(self, context, server):
+        self.context, self.server = context, server
+        self.page = None
+        self.console: list[str] = []  # the uncaught errors of the page being visited
+
+    def open(self, urlpath: str) -> dict:
+        in_app = self.page is not None
+        if not in_app:
+            self.page = self.context.new_page()
+            self.page.on("pageerror", lambda e: self.console.append(f"uncaught: {e}"))
+        times = open_and_run_all(self.page, self.server, urlpath, in_app=in_app)
+        return times | {"opened": "in the app" if in_app else "by its URL"}
+
+    def done(self, ok: bool) -> None:
+        """Shut every kernel down; after a failure, close the tab (the next page starts anew)."""
+        if not ok and self.page is not None:
+            self.page.close()  # no beforeunload: the notebook is never saved
+            self.page = None
+        for kernel in self.server.api("kernels"):
+            self.server.api(f"kernels/{kernel['id']}", method="DELETE")
+        if self.page is None:
+            self.server.forget_workspaces()
+
+    def close(self) -> None:
+        if self.page is not None:
+            self.page.close()
+            self.page = None
+
+
+def visit(tab: LabTab, urlpath: str) -> dict:
+    """Open ``urlpath`` in ``tab``, run all cells, read the outputs and move every control once."""
     record = {"console": [], "times": {}}
-    page = context.new_page()
-    page.on("pageerror", lambda e: record["console"].append(f"uncaught: {e}"))
+    tab.console = record["console"]
+    ok = False
     try:
-        record["times"] |= open_and_run_all(page, server, urlpath)
+        record["times"] |= tab.open(urlpath)
+        page = tab.page
         page.wait_for_timeout(300)  # let the last widgets render
         record |= page.evaluate(_READ)
         start = time.monotonic()
@@ -241,11 +278,9 @@ def visit(context, server, urlpath: str) -> dict:
                     continue
                 explorer["radio_changes"].append(_changes(page, i, radio.click))
         record["times"]["controls"] = time.monotonic() - start
+        ok = True
     finally:
-        page.close()  # no beforeunload: the notebook is never saved
-        for kernel in server.api("kernels"):
-            server.api(f"kernels/{kernel['id']}", method="DELETE")
-        server.forget_workspaces()
+        tab.done(ok)
     return record
 
 
@@ -253,15 +288,15 @@ def visit(context, server, urlpath: str) -> dict:
 def visited(browser, lab_server):
     """Each page's record, made on first use (every page opened once per session)."""
     cache = {}
-    # One browser profile for every page, as one student's browser: JupyterLab's scripts come
-    # from its cache after the first page (each page still opens in a tab of its own, by its
-    # launch URL, and the server forgets the workspace after each).
+    # One browser profile and one tab for every page, as one student's JupyterLab: the first
+    # page opens by its launch URL, the others in the same app (LabTab).
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = LabTab(context, lab_server)
 
     def get(urlpath):
         if urlpath not in cache:
             try:
-                cache[urlpath] = visit(context, lab_server, urlpath)
+                cache[urlpath] = visit(tab, urlpath)
             except Exception as exc:  # a page that would not open fails each of its tests
                 cache[urlpath] = exc
         if isinstance(cache[urlpath], Exception):
@@ -269,7 +304,9 @@ def visited(browser, lab_server):
                         pytrace=False)
         return cache[urlpath]
 
+    get.records = cache
     yield get
+    tab.close()
     context.close()
 
 
@@ -308,6 +345,13 @@ def test_pages_are_the_launch_paths():
     assert EXPLORING and WITH_CHOICES and set(WITH_CHOICES) < set(EXPLORING) < set(PAGES)
     for urlpath in PAGES:
         assert urlpath.startswith("lab/tree/") and (ROOT / urlpath.removeprefix("lab/tree/")).is_file()
+
+
+def test_a_launch_url_opens_its_notebook(visited):
+    """The session's first page opened by its launch URL, in a JupyterLab of its own."""
+    visited(PAGES[0])
+    opened = {p: r["times"]["opened"] for p, r in visited.records.items() if isinstance(r, dict)}
+    assert "by its URL" in opened.values(), opened
 
 
 @pytest.mark.parametrize("urlpath", PAGES, ids=_name)
