@@ -121,17 +121,17 @@ def test_grader_check_cells_in_jupyterlab(assigned, tmp_path, browser):
         nbformat.write(nb, tmp_path / case / f"{LAB}.ipynb")  # otter.Notebook reads its tests from this file
     shown = {}
     with jupyterlab(tmp_path, python=ROOT / ".venv-otter" / "bin" / "python") as server:
-        for case in ("right", "q3-wrong"):
-            context = browser.new_context(viewport={"width": 1280, "height": 900})
-            try:
-                page = context.new_page()
-                open_and_run_all(page, server, lab_url(f"{case}/{LAB}.ipynb"))
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        try:
+            page = context.new_page()
+            # the first by its URL, the second in the same JupyterLab (the first closed)
+            for case in ("right", "q3-wrong"):
+                open_and_run_all(page, server, lab_url(f"{case}/{LAB}.ipynb"), in_app=case != "right")
                 shown[case] = dict(page.evaluate(_CHECKS))
-            finally:
-                context.close()
                 for kernel in server.api("kernels"):
                     server.api(f"kernels/{kernel['id']}", method="DELETE")
-                server.forget_workspaces()
+        finally:
+            context.close()
     names = [q.name for q in make_autograder.QUESTIONS]
     assert list(shown["right"]) == [f'grader.check("{n}")' for n in names]
     for n in names:
