@@ -138,6 +138,25 @@ def _descendants(pid: int) -> list:
         return []
 
 
+def _running(procs: list, timeout: float) -> list:
+    """The processes of ``procs`` still running after up to ``timeout`` s. A zombie has ended: an
+    orphan's is reaped only by the machine's init, which in a container may never do it, so
+    psutil.wait_procs would wait out its whole timeout for one."""
+    import psutil
+
+    def running(p):
+        try:
+            return p.is_running() and p.status() != psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            return False
+    deadline = time.monotonic() + timeout
+    alive = [p for p in procs if running(p)]
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.1)
+        alive = [p for p in alive if running(p)]
+    return alive
+
+
 def _stop(proc: subprocess.Popen, seen: dict) -> list[str]:
     """Stop the hub (it stops the servers and the proxy), then anything it left behind.
     Returns the processes that had to be killed by hand."""
@@ -159,7 +178,7 @@ def _stop(proc: subprocess.Popen, seen: dict) -> list[str]:
                 servers.append(p)
         except psutil.NoSuchProcess:
             pass
-    psutil.wait_procs(servers, timeout=30)
+    _running(servers, timeout=30)
     if proc.poll() is None:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -168,12 +187,11 @@ def _stop(proc: subprocess.Popen, seen: dict) -> list[str]:
             proc.kill()
             proc.wait(timeout=10)
     # Kill whatever is still there after that, and report it.
-    _, alive = psutil.wait_procs(list(seen.values()), timeout=30)
-    alive = [p for p in alive if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    alive = _running(list(seen.values()), timeout=30)
     for p in alive:
         leftovers.append(" ".join(p.cmdline()[:3]))
         p.kill()
-    psutil.wait_procs(alive, timeout=10)
+    _running(alive, timeout=10)
     return leftovers
 
 
