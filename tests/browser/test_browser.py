@@ -375,7 +375,15 @@ def test_quizzes_give_feedback_by_mouse_and_keyboard(browser, site, page_name):
             break
         except PlaywrightTimeoutError:
             if attempt == 3:
-                raise
+                # what the reloaded page found: whether its store still holds the answers, and
+                # whether quiz.js set the questions up at all (the next failure says which)
+                found = page.evaluate("""() => ({
+                    stored: Object.keys(localStorage).filter(k => k.startsWith('asb-quiz:'))
+                                  .map(k => [k, localStorage.getItem(k)]),
+                    ready: document.querySelectorAll('.asb-question.asb-ready').length,
+                    questions: document.querySelectorAll('.asb-question').length})""")
+                pytest.fail(f"{page_name}: after four reloads the answers did not come back: {found}; "
+                            f"stored before the first reload: {stored}", pytrace=False)
     questions = page.locator(".asb-question")
     assert page.locator(".asb-code-value").inner_text() == code
     for i in range(questions.count()):
