@@ -7,8 +7,9 @@ JupyterLab as a student's does: the first page opens by the URL path its launch 
 (each launch path is checked to be a file of the repository). Each page runs all cells from
 the Run menu and waits for the kernel. Each page is opened once: :func:`visit` records
 everything the checks need (outputs, rendered markdown, the explorers' controls, the
-module's drawing and readout before and after a key press, a mouse drag and a radio click), then closes
-the page and shuts its kernel down. The tests below assert on that record.
+module's drawing and readout before and after a key press, a mouse drag and a radio click), then shuts
+its kernel down (the notebook closes, unsaved, when the next one opens). The tests below assert
+on that record.
 
 Checks: no error output, no raw MyST in rendered markdown, the widgets render; moving each
 slider by keyboard (ArrowRight on its handle) and by mouse (dragging its handle) changes the
