@@ -331,7 +331,7 @@ def test_numpy_scalars_are_accepted_like_python_ones(python_call, numpy_call):
 @settings(max_examples=12, deadline=None)
 @given(st.sampled_from([2, 4, 16, 64, 128]), st.floats(60.0, 700.0), st.booleans())
 def test_dot_tail_quadrature_equals_the_closed_form_deep_in_the_tail(d, y, scaled):
-    """Two exact routes, far below mpmath's absolute epsilon of 1e-40: the finite sum (even d_k)
+    """Two exact routes, far below mpmath's absolute epsilon (1e-25 at the module's 25 digits): the finite sum (even d_k)
     and the mixture over the query's norm (method="quad", as odd d_k use). With one key a row
     fails exactly when its score does, so row_failure(t, d, 1) is the same number again."""
     t = y / np.sqrt(d) if scaled else y
