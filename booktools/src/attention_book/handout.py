@@ -1007,7 +1007,11 @@ table.ho-proof mjx-container[display="true"] { margin: 0.15em 0 !important; text
 """
 
 
-def _body(site: Path, session: str, version: str) -> str:
+@lru_cache(maxsize=None)
+def _body(site_dir: str, session: str, version: str) -> str:
+    """A document's parts, made once per built site (as :func:`_page` reads each page once):
+    :func:`print_handout` asks twice, for its first print and for the one with page numbers."""
+    site = Path(site_dir)
     if version == "student" and session == "session-50min":
         return "".join(_sheet_parts(site))
     if version == "exit-ticket":
@@ -1035,7 +1039,7 @@ def handout_html(site, session: str, version: str, pages: list | None = None, fi
     filename(session, version)  # validates
     if not (site / "book").is_dir():
         raise ValueError(f"site must be the built book's directory (with book/), got {site}")
-    body = _body(site, session, version)
+    body = _body(str(site), session, version)
     if filler:
         at = body.rfind('<section class="ho-part ho-ticket ho-own-sheet">')
         if at < 0:
