@@ -8,6 +8,7 @@ import functools
 import re
 import shutil
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -354,6 +355,24 @@ def test_icon_fonts_keep_exactly_the_icons_the_stylesheets_draw(tmp_path):
     with pytest.raises(ValueError, match="U\\+E0FF"):
         subset_icon_fonts(site)
     assert subset_icon_fonts(_site(tmp_path / "bare")) is None
+
+
+def test_icon_fonts_are_cut_to_the_same_bytes_by_every_build(tmp_path):
+    """Two builds a second apart write the same font files: fontTools stamps a font it saves with
+    the time (its head table's modified date), so every build's fonts differed, and two builds of
+    one commit could not be compared file by file (scripts/compare_sites.py)."""
+    from attention_book.pagespeed import ICON_FONTS, subset_icon_fonts
+
+    cut = []
+    for n in range(2):
+        site = _site(tmp_path / str(n))
+        shutil.copytree(_theme_icon_fonts(), site / ICON_FONTS)
+        (site / "_static" / "icons.css").write_text('.fa-bars:before{content:"\\f0c9"}\n', encoding="utf-8")
+        subset_icon_fonts(site)
+        cut.append({p.name: p.read_bytes() for p in (site / ICON_FONTS).iterdir()})
+        if not n:
+            time.sleep(1.1)  # the stamp counts seconds
+    assert cut[0] == cut[1]
 
 
 #: Every icon the page draws with an icon font (a ``::before`` whose content is one private-use

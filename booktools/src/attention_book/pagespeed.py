@@ -555,7 +555,9 @@ def subset_icon_fonts(outdir) -> dict | None:
     before = after = 0
     held: set[int] = set()
     for path in files:
-        font = TTFont(path)
+        # the theme's own stamp kept: fontTools would write the time of saving, and every build's
+        # fonts (so its site) would differ from the last's
+        font = TTFont(path, recalcTimestamp=False)
         held |= set(font.getBestCmap())
         keep = sorted(wanted & set(font.getBestCmap()))
         options = subset.Options()
