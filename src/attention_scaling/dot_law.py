@@ -127,7 +127,7 @@ def _tail_even(y, n: int):
 
 
 def _chi_pdf(d: int):
-    """The density of :math:`U = \sqrt R`, :math:`R \sim \chi^2_d`: :math:`u^{d-1} e^{-u^2/2} / (2^{d/2-1}\Gamma(d/2))`,
+    r"""The density of :math:`U = \sqrt R`, :math:`R \sim \chi^2_d`: :math:`u^{d-1} e^{-u^2/2} / (2^{d/2-1}\Gamma(d/2))`,
     finite at 0 for every d (the density of R itself is infinite there for d = 1)."""
     a = mpmath.mpf(d) / 2
     log_norm = (a - 1) * mpmath.log(2) + mpmath.loggamma(a)
