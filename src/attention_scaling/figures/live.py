@@ -118,7 +118,7 @@ class AttentionFigure(BlitFigure[AttentionState]):
         ax_h.set_ylabel("share of pairs per bin")
 
     def sample(self, seed: int) -> np.ndarray:
-        """The one draw's unit scores at every d_k, ``(MAX_KEYS, 1024)`` prefix sums (cached; a few kept).
+        r"""The one draw's unit scores at every d_k, ``(MAX_KEYS, 1024)`` prefix sums (cached; a few kept).
 
         Column d − 1 holds the keys' :math:`q\cdot k_j` over the first d components, summed in
         order as the page sums them (``web/attention.js``)."""
