@@ -156,6 +156,11 @@ def _peak(s, d: int, power: int):
     return r, r / mpmath.sqrt(root)
 
 
+def _bulk(d: int) -> set:
+    """Breakpoints (values of R) around the bulk of the chi^2_d density: its mean is d."""
+    return {mpmath.mpf(d) / 4, mpmath.mpf(d), mpmath.mpf(4 * d + 10)}
+
+
 def _mean_over_norm(f, d: int, s, power: int = 1, extra=()):
     r"""E[f(R)] for R ~ chi^2_d, to the working precision *relative to its value*, however small.
 
@@ -176,7 +181,7 @@ def _mean_over_norm(f, d: int, s, power: int = 1, extra=()):
         if s * s < min(x for x in points if x > 0):
             points.add(s * s)
     else:
-        points = {mpmath.mpf(d) / 4, mpmath.mpf(d), mpmath.mpf(4 * d + 10)}
+        points = _bulk(d)
     inner = sorted(mpmath.sqrt(x) for x in points if x > 0)
     g = lambda u: pdf(u) * f(u * u)  # noqa: E731
     top = max(g(x) for x in inner)
@@ -291,6 +296,5 @@ def score_fraction_se(t, d_k, n_queries, n_keys, magnitude: float = 1.0, scaled:
         # c = E[(Phi_bar - p)^2], a sum of squares: E[Phi_bar^2] - p^2 cancelled where Phi_bar
         # hardly varies with R (to noise of either sign). An error e in p adds only e^2. Below the
         # tail's peak, (Phi_bar - p)^2 is about p^2 times the density: its bulk is a breakpoint too.
-        bulk = (mpmath.mpf(d) / 4, mpmath.mpf(d), mpmath.mpf(4 * d + 10))
-        c = _mean_over_norm(lambda r: (above(r) - p) ** 2, d, s, power=2, extra=bulk)
+        c = _mean_over_norm(lambda r: (above(r) - p) ** 2, d, s, power=2, extra=_bulk(d))
         return float(mpmath.sqrt((p * (1 - p) + (nk - 1 + nq - 1) * c) / (nq * nk)))
