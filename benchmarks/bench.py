@@ -210,13 +210,14 @@ def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026) -> dict:
     import tempfile
 
     sys.path.insert(0, str(ROOT / "tests"))
-    from lab_server import CHROMIUM_ARGS, KERNEL_IDLE_JS, chromium_executable, jupyterlab, open_and_run_all
+    from chromium_flags import chromium_executable
+    from lab_server import CHROMIUM_ARGS, KERNEL_IDLE_JS, jupyterlab, open_and_run_all
 
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         return {}
-    exe = chromium_executable()
+    exe = find_chromium() or chromium_executable()  # a reader's full browser where there is one
     if exe == "":
         return {}
     scratch = Path(tempfile.mkdtemp(prefix="bench-lab-", dir=ROOT))  # inside the served root
@@ -559,8 +560,18 @@ def find_lighthouse() -> str | None:
 
 
 def find_chromium() -> str | None:
-    """The tests' Chromium (scripts/find-chromium); None when only Playwright's own is found."""
-    exe = os.environ.get("CHROMIUM") or subprocess.run(
+    """The Chromium the benchmarks time: a reader's full browser. $CHROMIUM unless it names
+    the headless shell (scripts/find-chromium's first choice, which draws the same pages with
+    less work: what the tests want, and what a timing of a reader's browser must not use), then
+    the system's full browser, else whatever scripts/find-chromium finds. None when only
+    Playwright's own is found."""
+    exe = os.environ.get("CHROMIUM", "").strip()
+    if exe and exe != "playwright" and not exe.endswith("headless-shell"):
+        return exe
+    full = next((c for c in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if os.access(c, os.X_OK)), None)
+    if full:
+        return full
+    exe = exe or subprocess.run(
         [str(ROOT / "scripts" / "find-chromium"), sys.executable], capture_output=True, text=True).stdout.strip()
     return exe if exe and exe != "playwright" else None
 

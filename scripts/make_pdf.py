@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import sys
 from pathlib import Path
 
@@ -22,15 +21,12 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from book_files import LEARNER_HTML, html_page, learner_toc_files  # noqa: E402
 from checks import wait_for_maths  # noqa: E402
-from chromium_flags import CHROMIUM_ARGS  # noqa: E402
+from chromium_flags import CHROMIUM_ARGS, chromium_executable  # noqa: E402
 
 
 def chromium_path() -> str | None:
-    value = os.environ.get("CHROMIUM", "").strip()
-    if value and value != "playwright":
-        return value
-    return "/usr/bin/chromium" if os.access("/usr/bin/chromium", os.X_OK) else None
-
+    """The Chromium to print with: $CHROMIUM, else a system one (None: Playwright's own)."""
+    return chromium_executable() or None
 
 def print_pages(browser, pages, out: Path, html: Path = LEARNER_HTML) -> Path:
     """Print ``pages`` (paths under ``html``, a built site) with a Playwright ``browser`` into ``out``."""

@@ -38,7 +38,7 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # (Set before numpy loads; `make test` sets it too.)
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from chromium_flags import CHROMIUM_ARGS  # noqa: E402  (tests/ is on sys.path: this file's directory)
+from chromium_flags import CHROMIUM_ARGS, chromium_executable  # noqa: E402  (tests/ is on sys.path: this file's directory)
 from serving import QuietHandler, QuietServer  # noqa: E402
 
 
@@ -170,19 +170,6 @@ def server(site):
     httpd.server_close()
 
 
-def _chromium_executable() -> str | None:
-    """Path from `make test` (scripts/find-chromium); "playwright" means Playwright's own build."""
-    value = os.environ.get("CHROMIUM", "").strip()
-    if value == "playwright":
-        return None
-    if value:
-        return value
-    for cand in ("/usr/bin/chromium", "/usr/bin/chromium-browser"):
-        if os.access(cand, os.X_OK):
-            return cand
-    return ""
-
-
 @pytest.fixture(scope="session")
 def browser():
     """Headless Chromium through Playwright. Skips without a browser, except when CI=true."""
@@ -193,7 +180,7 @@ def browser():
         if in_ci:
             pytest.fail(f"playwright is not installed: {exc}", pytrace=False)
         pytest.skip(f"playwright is not installed: {exc}")
-    exe = _chromium_executable()
+    exe = chromium_executable()
     if exe == "":
         message = "no Chromium found: set $CHROMIUM or run `make test`, which installs one"
         if in_ci:

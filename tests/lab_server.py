@@ -8,8 +8,8 @@ is autosave (a lab run by the tests never has its outputs saved). On leaving, th
 kernels are shut down, then the server itself (by its process group if it does not stop),
 and the temporary directory is removed.
 
-Also here: :func:`lab_url` (the path a launch button opens), :func:`chromium_executable`
-and :data:`CHROMIUM_ARGS`, shared by tests/system/test_jupyterlab.py and benchmarks/bench.py.
+Also here: :func:`lab_url` (the path a launch button opens) and :data:`CHROMIUM_ARGS`,
+shared by tests/system/test_jupyterlab.py and benchmarks/bench.py.
 """
 
 from __future__ import annotations
@@ -147,19 +147,6 @@ def lab_url(path: str) -> str:
     if not isinstance(path, str) or not path or path.startswith("/"):
         raise ValueError(f"path must be a relative repository path, got {path!r}")
     return f"lab/tree/{path}"
-
-
-def chromium_executable() -> str | None:
-    """``$CHROMIUM`` (set by `make test` from scripts/find-chromium), else the system's Chromium.
-
-    None means Playwright's own build (``$CHROMIUM=playwright``); "" means none was found.
-    """
-    value = os.environ.get("CHROMIUM", "").strip()
-    if value == "playwright":
-        return None
-    if value:
-        return value
-    return next((c for c in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if os.access(c, os.X_OK)), "")
 
 
 def _free_port() -> int:
