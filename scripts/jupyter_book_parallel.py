@@ -19,16 +19,9 @@ import os
 import sys
 from pathlib import Path
 
-# jsonschema imports rfc3987-syntax when it is installed (jupyter-events, for JupyterLab, brings
-# it), and rfc3987-syntax compiles 38 Lark grammars as it is imported: 2-3 s of every build, a
-# quarter of a warm rebuild. Nothing in this process checks an IRI's format (Jupyter Book
-# validates _config.yml without a format checker, and its schema names no format), so the
-# build tells Python the module is absent; kernels are other processes and are not affected.
-sys.modules.setdefault("rfc3987_syntax", None)
-
-import jupyter_book.sphinx  # noqa: E402  (after the line above)
-from jupyter_book.cli.main import main  # noqa: E402
-from jupyter_cache.cache.db import create_db  # noqa: E402
+import jupyter_book.sphinx
+from jupyter_book.cli.main import main
+from jupyter_cache.cache.db import create_db
 
 if __name__ == "__main__":
     jobs, cache = int(sys.argv.pop(1)), sys.argv.pop(1)
