@@ -565,10 +565,13 @@ def find_chromium() -> str | None:
     less work: what the tests want, and what a timing of a reader's browser must not use), then
     the system's full browser, else whatever scripts/find-chromium finds. None when only
     Playwright's own is found."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from chromium_flags import FULL_CHROMIUMS
+
     exe = os.environ.get("CHROMIUM", "").strip()
     if exe and exe != "playwright" and not exe.endswith("headless-shell"):
         return exe
-    full = next((c for c in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if os.access(c, os.X_OK)), None)
+    full = next((c for c in FULL_CHROMIUMS if os.access(c, os.X_OK)), None)
     if full:
         return full
     exe = exe or subprocess.run(
