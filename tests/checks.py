@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 
 import numpy as np
 
@@ -60,3 +61,32 @@ def assert_attention_gradients_match(shape, seed, scaled, atol=1e-7):
     np.testing.assert_allclose(dq, central_difference(lambda x: loss(qx=x), q), atol=atol)
     np.testing.assert_allclose(dk, central_difference(lambda x: loss(kx=x), k), atol=atol)
     np.testing.assert_allclose(dv, central_difference(lambda x: loss(vx=x), val), atol=atol)
+
+
+# --- what a page keeps in this browser (localStorage) ------------------------------------------
+# Chromium hands a page's localStorage writes to its browser process asynchronously, and in
+# loaded full runs it lost some: a reload, or a new tab of the same context, found the store
+# without them even half a minute later (a quiz's answers, a typed prediction: in two of five
+# fresh-clone runs on 2026-12-07). The book's pages never remove those entries on loading. So
+# a check that a page restores what it stored reads the store the page left (stored), and, where
+# the browser has not kept it, opens the page with that very store put back before the page's
+# scripts run (open_with_store), as the browser should have kept it, and says so.
+
+def stored(page, prefix: str) -> dict[str, str]:
+    """The entries of ``page``'s localStorage whose keys start with ``prefix``."""
+    return page.evaluate("""p => Object.fromEntries(Object.keys(localStorage).filter(k => k.startsWith(p))
+                                                      .map(k => [k, localStorage.getItem(k)]))""", prefix)
+
+
+def open_with_store(context, url: str, prefix: str, entries: dict[str, str]):
+    """A new tab of ``context`` at ``url`` whose localStorage holds exactly ``entries`` under
+    ``prefix`` when the page's own scripts start (an init script); returns the page."""
+    page = context.new_page()
+    page.add_init_script(script=f"""(() => {{
+        const want = {json.dumps(entries)}, prefix = {json.dumps(prefix)};
+        for (const k of Object.keys(localStorage))
+            if (k.startsWith(prefix) && !(k in want)) localStorage.removeItem(k);
+        for (const [k, v] of Object.entries(want)) if (localStorage.getItem(k) !== v) localStorage.setItem(k, v);
+    }})()""")
+    page.goto(url, wait_until="load")
+    return page

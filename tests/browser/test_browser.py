@@ -20,7 +20,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from attention_scaling.quiz import answer_code, read_code
 from book_files import ROOT, html_page, player_pages, read_notebook, toc_files
-from checks import wait_for_maths
+from checks import open_with_store, stored, wait_for_maths
 from book_files import HTML
 
 pytestmark = pytest.mark.browser
@@ -308,9 +308,8 @@ def test_axe_detects_a_planted_violation(browser):
     assert "label" in ids and "image-alt" in ids
 
 
-# The quiz answers a page keeps in this browser: its localStorage entries, key -> JSON text.
-_QUIZ_STORE = """() => Object.fromEntries(Object.keys(localStorage).filter(k => k.startsWith('asb-quiz:'))
-                                      .map(k => [k, localStorage.getItem(k)]))"""
+# The prefix of the localStorage keys under which quiz.js keeps a quiz's answers.
+QUIZ_PREFIX = "asb-quiz:"
 
 QUIZ_PAGES = [
     html_page(p) for p in toc_files()
@@ -363,18 +362,13 @@ def test_quizzes_give_feedback_by_mouse_and_keyboard(browser, site, page_name):
     assert page.evaluate("() => window.getSelection().toString()") == code
     # A reload keeps the answers (the ninth cold reading lost them): the code, the option now
     # chosen in each question (the right one) and its feedback come back. The page stored them
-    # as each answer changed (read back here, in the page itself, at once). Chromium hands a
-    # page's localStorage writes to its browser process asynchronously, and in loaded full runs
-    # the reloaded page sometimes found the store empty: once even after four reloads over half a
-    # minute, on two pages of one run (another tab waiting 30 s missed them too, earlier). That
-    # loss is the browser's, not the page's: the page held the answers, and nothing on it
-    # removes them. So the reader reloads until the answers are back, three times; if they are not,
-    # and the reloaded page's store is empty, the restore is checked by opening the page with
-    # that very store (the entries read above, put back before the page's scripts run), as the
-    # browser should have kept it. A store that holds the answers while the page does not show
-    # them after the last reload is a failure: that is the page's fault.
-    stored = page.evaluate(_QUIZ_STORE)
-    assert any(all(c is not None for c in json.loads(v)["chosen"]) for v in stored.values()), stored
+    # as each answer changed (read back here, in the page itself, at once). In loaded runs
+    # Chromium lost such writes (checks.stored says more): the reader reloads until the answers
+    # are back, three times; if they are not and the reloaded page's store is empty, the
+    # restore is checked on the page opened with that very store put back. A store that holds
+    # the answers while the reloaded page does not show them fails: that is the page's fault.
+    kept = stored(page, QUIZ_PREFIX)
+    assert any(all(c is not None for c in json.loads(v)["chosen"]) for v in kept.values()), kept
     for attempt in range(3):
         page.wait_for_timeout(1000 * (1 + 4 * attempt))
         page.reload(wait_until="load")
@@ -382,14 +376,11 @@ def test_quizzes_give_feedback_by_mouse_and_keyboard(browser, site, page_name):
             page.wait_for_selector(".asb-code", state="visible", timeout=10_000)
             break
         except PlaywrightTimeoutError:
-            found = page.evaluate(_QUIZ_STORE)
+            found = stored(page, QUIZ_PREFIX)
     else:
         assert found == {}, f"{page_name}: the store holds the answers but the reloaded page does not show them: {found}"
         page.close()
-        page = context.new_page()
-        page.add_init_script(f"""for (const [k, v] of Object.entries({json.dumps(stored)}))
-                                     if (localStorage.getItem(k) === null) localStorage.setItem(k, v);""")
-        page.goto((site / page_name).as_uri())
+        page = open_with_store(context, (site / page_name).as_uri(), QUIZ_PREFIX, kept)
         page.wait_for_selector(".asb-code", state="visible", timeout=10_000)
         print(f"{page_name}: the browser lost the page's stored answers on reload; the restore was "
               "checked from the same store put back")
