@@ -50,6 +50,8 @@ import numpy as np  # noqa: E402
 from attention_scaling import diagonal_gradient, draw_queries_keys, softmax  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
+# The tests' browser and JupyterLab helpers (chromium_flags, lab_server), which the timings share.
+sys.path.insert(0, str(ROOT / "tests"))
 #: The page whose attention explorer the static timing drives.
 STATIC_PAGE = "book/scale-the-scores.html"
 #: Lighthouse's mobile preset slows the CPU four times; so does the static timing.
@@ -209,7 +211,6 @@ def lab_latency(rounds: int = 30, warmup: int = 3, seed: int = 2026) -> dict:
     import random
     import tempfile
 
-    sys.path.insert(0, str(ROOT / "tests"))
     from chromium_flags import chromium_executable
     from lab_server import CHROMIUM_ARGS, KERNEL_IDLE_JS, jupyterlab, open_and_run_all
 
@@ -321,7 +322,6 @@ def static_latency(rounds: int = 60, throttle: int = THROTTLE, seed: int = 2026)
     exe = find_chromium()
     if not exe:
         return {}
-    sys.path.insert(0, str(ROOT / "tests"))
     from chromium_flags import CHROMIUM_ARGS
 
     root = ".asb-player.asb-module"
@@ -420,7 +420,6 @@ def page_load_bytes(html_dir: Path) -> dict | None:
     exe = find_chromium()
     if not exe:
         return None
-    sys.path.insert(0, str(ROOT / "tests"))
     from chromium_flags import CHROMIUM_ARGS
 
     out = {}
@@ -565,7 +564,6 @@ def find_chromium() -> str | None:
     less work: what the tests want, and what a timing of a reader's browser must not use), then
     the system's full browser, else whatever scripts/find-chromium finds. None when only
     Playwright's own is found."""
-    sys.path.insert(0, str(ROOT / "tests"))
     from chromium_flags import FULL_CHROMIUMS
 
     exe = os.environ.get("CHROMIUM", "").strip()
