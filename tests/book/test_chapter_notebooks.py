@@ -116,7 +116,8 @@ def test_every_code_cell_is_kept_in_order_and_hidden_as_on_the_page(path):
 
 def glued_texts(path: Path) -> list[str]:
     """Every {glue:text} / {glue} role of the chapter, as the book formats it, from the
-    values the build's execution glued (_build/jupyter_execute/book/<chapter>.glue.json)."""
+    values the build's execution glued (_build/jupyter_execute/book/<chapter>.glue.json; the
+    learner's build writes it again after the instructor's, so its readers wait for that build)."""
     values = json.loads((ROOT / "_build" / "jupyter_execute" / "book" / f"{path.stem}.glue.json").read_text())
     texts = []
     for name, fmt in re.findall(r"\{glue(?::text)?\}`([\w-]+)(?::([^`]*))?`", path.read_text(encoding="utf-8")):
@@ -127,7 +128,7 @@ def glued_texts(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
-def test_every_glued_number_is_in_the_text(path, site):
+def test_every_glued_number_is_in_the_text(path, learner_site):
     texts = glued_texts(path)
     prose = markdown(committed(path)).replace("\\", "")
     missing = [t for t in texts if t not in prose]
