@@ -363,6 +363,7 @@ from attention_scaling.numerics import (  # noqa: E402
     ENSEMBLE_QUERIES,
     SHARED_MAX_DIM,
     SHARED_MAX_KEYS,
+    PAIRS_STREAM,
     Expectation,
     ensemble_parts,
     ensemble_scores,
@@ -515,8 +516,9 @@ def test_ensemble_parts_have_the_law_of_whole_vectors():
 
 
 def test_ensemble_scores_by_dimension_are_each_dimensions_own():
-    """All dimensions at once (computed 64 to a chunk: 132 of them make three) give the scores
-    of ensemble_scores at each, bit for bit; bad grids are refused by name."""
+    """All dimensions at once give the scores of ensemble_scores at each, bit for bit, and
+    those are the scores of the whole EnsembleParts (which the score functions skip the keys'
+    chi-square rests of), as are pair_scores'; bad grids are refused by name."""
     from attention_scaling.numerics import ensemble_scores_by_dimension
 
     dims = [*range(1, 131), 700, 1024]
@@ -524,6 +526,11 @@ def test_ensemble_scores_by_dimension_are_each_dimensions_own():
     assert together.shape == (len(dims), 30, 9)
     for row, d in zip(together, dims):
         np.testing.assert_array_equal(row, ensemble_scores(d, 9, n_queries=30, seed=4))
+    for d in (1, 2, 3, 130, 1024):
+        np.testing.assert_array_equal(ensemble_scores(d, 9, n_queries=30, seed=4),
+                                      ensemble_parts(d, 9, n_queries=30, seed=4).scores())
+        np.testing.assert_array_equal(pair_scores(d, 40, seed=4),
+                                      ensemble_parts(d, 1, 40, seed=4, stream=PAIRS_STREAM, key_stride=1).scores()[:, 0])
     for bad, param in (([4, 2], "d_values"), ([], "d_values"), ([1, 2000], "d_k"), ([4], "n_keys")):
         with pytest.raises(ValueError, match=f"^{param}"):
             ensemble_scores_by_dimension(bad, 9 if param != "n_keys" else 10**6)
