@@ -22,7 +22,7 @@ import numpy as np
 
 from .numerics import Expectation, expectation, weight_measures
 
-__all__ = ["Measures", "Pair", "AttentionState", "ScaleState", "NormalizationState", "ContextState",
+__all__ = ["Measures", "Pair", "AttentionState", "ScaleDraw", "ScaleState", "NormalizationState", "ContextState",
            "ContextCurves", "measures_of", "means_of", "MEASURE_KEYS"]
 
 T = TypeVar("T")
@@ -130,6 +130,18 @@ class _OneVector:
     def values(self) -> list[float]:
         """Every number of the one draw the readout shows."""
         return self.draw.values()
+
+
+@dataclass(frozen=True)
+class ScaleDraw(_OneVector):
+    """The scale explorer's one draw at ``scale``, without the band over the other draws: what
+    :meth:`~attention_scaling.figures.ScaleFigure.draw_at` gives a scan of the slider's positions."""
+
+    scale: float
+    weights: np.ndarray
+    gradient: np.ndarray  # P_i (1 - P_i), the Jacobian's diagonal
+    jacobian: np.ndarray
+    draw: Measures[float]
 
 
 @dataclass(frozen=True)

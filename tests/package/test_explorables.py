@@ -116,6 +116,25 @@ def test_scale_figure_matches_numerics():
         fig.update(scale=1000.0)
 
 
+def test_scale_draw_at_is_the_draw_update_shows():
+    """draw_at (a scan's view of the one draw, without the band) is the state update() makes,
+    bit for bit, and leaves the figure as it was; a scale off the slider is refused by name."""
+    fig = ScaleFigure(seed=2)
+    fig.update(scale=3.0)
+    before = fig.state
+    for s in (ScaleFigure.SCALE_RANGE[0], 0.7, 1.0, 13.0, ScaleFigure.SCALE_RANGE[1]):
+        shown = fig.draw_at(s)
+        assert fig.state is before
+        other = ScaleFigure(seed=2)
+        other.update(scale=s)
+        assert shown.scale == other.state.scale and shown.draw == other.state.draw
+        for name in ("weights", "gradient", "jacobian"):
+            np.testing.assert_array_equal(getattr(shown, name), getattr(other.state, name))
+    for bad in (0.0, 1000.0, float("nan")):
+        with pytest.raises(ValueError, match=r"^scale\b"):
+            fig.draw_at(bad)
+
+
 def test_blit_frame_equals_full_redraw(attention_fig):
     """Blitting must give the same picture as drawing the whole figure.
 

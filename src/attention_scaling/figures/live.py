@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import _validate as v
 from ..numerics import Expectation, diagonal_gradient
-from ..state import AttentionState, Measures, NormalizationState, Pair, ScaleState, means_of, measures_of
+from ..state import AttentionState, Measures, NormalizationState, Pair, ScaleDraw, ScaleState, means_of, measures_of
 from .style import COLORS, Figure, SMALL_PT, TEXT_PT, _style
 from .blit import BlitFigure, _bar_values, _expectation_marks, _grouped_bar_edges, _set_expectation
 
@@ -266,8 +266,11 @@ class ScaleFigure(BlitFigure[ScaleState]):
                                                 fontsize=TEXT_PT))
         self.update()
 
-    def update(self, scale: float = 1.0) -> None:
-        from ..numerics import expectation, softmax, softmax_jacobian
+    def draw_at(self, scale: float = 1.0) -> ScaleDraw:
+        """The shown draw at ``scale``, as :meth:`update` shows it and its readout reports it,
+        without drawing and without the band over the other draws (a scan of the slider's
+        positions that reads the one draw needs no more)."""
+        from ..numerics import softmax, softmax_jacobian
 
         s = v.positive_real(scale, "scale")
         if not self.SCALE_RANGE[0] <= s <= self.SCALE_RANGE[1]:
@@ -275,6 +278,14 @@ class ScaleFigure(BlitFigure[ScaleState]):
         p = softmax(s * self.z)
         g = diagonal_gradient(p, axis=-1)  # 1 - P from the other weights, as in the Jacobian
         jac = softmax_jacobian(p)
+        draw = replace(measures_of(p), jacobian_norm=float(np.linalg.eigvalsh(jac)[-1]))
+        return ScaleDraw(scale=s, weights=p, gradient=g, jacobian=jac, draw=draw)
+
+    def update(self, scale: float = 1.0) -> None:
+        from ..numerics import expectation, softmax, softmax_jacobian
+
+        shown = self.draw_at(scale)
+        s, p, g, jac = shown.scale, shown.weights, shown.gradient, shown.jacobian
         self.bars_p.set_data(_bar_values(p))
         self.bars_g.set_data(_bar_values(g))
         self.heat.set_data(jac)
@@ -287,8 +298,7 @@ class ScaleFigure(BlitFigure[ScaleState]):
         _set_expectation(self.mean_g, expect.largest_gradient)
         self.label.set_text(f"one draw of {len(p)} scores at scale $s$ = {s:.3g} (temperature $T = 1/s$ = {1 / s:.3g})\n"
                             f"dashed line and grey band: the largest, mean and middle 80 % of {len(p_draws)} draws")
-        draw = replace(measures_of(p), jacobian_norm=float(np.linalg.eigvalsh(jac)[-1]))
-        self.state = ScaleState(scale=s, seed=self.seed, weights=p, gradient=g, jacobian=jac, draw=draw,
+        self.state = ScaleState(scale=s, seed=self.seed, weights=p, gradient=g, jacobian=jac, draw=shown.draw,
                                 mean=expect, n_draws=len(p_draws))
 
 
