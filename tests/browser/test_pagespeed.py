@@ -112,6 +112,39 @@ def test_a_changed_source_makes_a_new_bundle(tmp_path):
     assert first != second and "color: blue" in (site_copy / second).read_text(encoding="utf-8")
 
 
+def test_bundles_are_made_from_kept_parts_until_a_stylesheet_changes(tmp_path, monkeypatch):
+    """With a cache (BUNDLE_CACHE, as the build passes it), a rebuild whose stylesheets are
+    unchanged bundles from the kept parts, parsing no CSS, into the same files as a build
+    without it; a changed stylesheet, or a cache that cannot be read, parses them again."""
+    from attention_book import pagespeed
+    from attention_book.pagespeed import BUNDLE_CACHE
+
+    cache = tmp_path / BUNDLE_CACHE
+    plain, kept = _site(tmp_path / "plain"), _site(tmp_path / "kept")
+    bundle_stylesheets(plain)
+    files = lambda site: {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}  # noqa: E731
+    assert bundle_stylesheets(kept, cache)["pages"] == 2
+    assert files(kept) == files(plain) and cache.is_file()
+    parse = pagespeed.bundled_css
+    monkeypatch.setattr(pagespeed, "bundled_css", lambda *a: pytest.fail("a stylesheet was parsed again"))
+    again = _site(tmp_path / "again")  # the pages as Sphinx writes them again, the stylesheets as they were
+    shutil.copytree(again, tmp_path / "kept", dirs_exist_ok=True)
+    assert bundle_stylesheets(kept, cache)["pages"] == 2
+    assert files(kept) == files(plain)
+    monkeypatch.setattr(pagespeed, "bundled_css", parse)
+    shutil.copytree(again, tmp_path / "kept", dirs_exist_ok=True)
+    (kept / "_static/book.css").write_text(".a { color: blue }\n", encoding="utf-8")
+    bundle_stylesheets(kept, cache)
+    bundle = kept / linked((kept / "index.html").read_text(encoding="utf-8"))[0]
+    assert "color: blue" in bundle.read_text(encoding="utf-8") and "color: red" not in bundle.read_text(encoding="utf-8")
+    cache.write_text("{not json", encoding="utf-8")
+    shutil.copytree(again, tmp_path / "kept", dirs_exist_ok=True)  # red again
+    parsed = []
+    monkeypatch.setattr(pagespeed, "bundled_css", lambda *a: parsed.append(a[0]) or parse(*a))
+    assert bundle_stylesheets(kept, cache)["pages"] == 2
+    assert files(kept) == files(plain) and len(parsed) == 5  # the four the pages link, and an import
+
+
 def test_bad_imports_are_errors_naming_the_file(tmp_path):
     site = _site(tmp_path)
     (site / "_static/basic.css").write_text('@import url("styles/theme.css");\n', encoding="utf-8")
@@ -355,6 +388,27 @@ def test_icon_fonts_keep_exactly_the_icons_the_stylesheets_draw(tmp_path):
     with pytest.raises(ValueError, match="U\\+E0FF"):
         subset_icon_fonts(site)
     assert subset_icon_fonts(_site(tmp_path / "bare")) is None
+
+
+def test_each_stylesheets_icons_are_kept_until_it_changes(tmp_path, monkeypatch):
+    """icon_codepoints with a cache (ICON_CACHE, as the build passes it): the same icons as
+    without; a rebuild parses only the stylesheets whose text changed, and a cache that cannot
+    be read is ignored."""
+    from attention_book import pagespeed
+    from attention_book.pagespeed import ICON_CACHE, icon_codepoints
+
+    site, cache = _site(tmp_path / "html"), tmp_path / ICON_CACHE
+    icons = site / "_static" / "icons.css"
+    icons.write_text('.fa-bars:before{content:"\\f0c9"}\nmjx-c::before{content:"\ue152"}\n', encoding="utf-8")
+    assert icon_codepoints(site, cache) == icon_codepoints(site) == {0xF0C9}
+    parsed = []
+    parse = pagespeed._stylesheet_icons
+    monkeypatch.setattr(pagespeed, "_stylesheet_icons", lambda css: parsed.append(css) or parse(css))
+    assert icon_codepoints(site, cache) == {0xF0C9} and parsed == []
+    icons.write_text('.fa-github:before{content:"\\f09b"}\n', encoding="utf-8")
+    assert icon_codepoints(site, cache) == {0xF09B} and parsed == [icons.read_text(encoding="utf-8")]
+    cache.write_text('{"x": "not a list"', encoding="utf-8")
+    assert icon_codepoints(site, cache) == {0xF09B} and len(parsed) == 1 + len(list(site.rglob("*.css")))
 
 
 def test_icon_fonts_are_cut_to_the_same_bytes_by_every_build(tmp_path):

@@ -458,22 +458,70 @@ def bundle_page_assets(text: str, page, outdir, _parts=None) -> tuple[str, dict]
     return head + rest, bundles
 
 
-def bundle_stylesheets(outdir) -> dict:
+#: Each source's part of the bundles kept beside the site (``_build/.bundled-css.json``), for
+#: the newest ``BUNDLE_KEEP`` sets of stylesheets: a part depends only on the site's stylesheets
+#: (a source and what it imports) and on this module, so a rebuild that changes none of them
+#: (every warm rebuild) parses no CSS to bundle it.
+BUNDLE_CACHE, BUNDLE_KEEP = ".bundled-css.json", 4
+
+
+def _stylesheets_key(outdir: Path) -> str:
+    """A hash of every stylesheet of the site (the bundles aside) with its path, and of this
+    module's source: what each source's bundled part can depend on."""
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    bundle_dir = outdir / BUNDLES_DIR
+    for css in sorted(p for p in outdir.rglob("*.css") if p.parent != bundle_dir):
+        digest.update(b"\0" + css.relative_to(outdir).as_posix().encode() + b"\0" + css.read_bytes())
+    return digest.hexdigest()
+
+
+def _read_json_dict(path: Path) -> dict:
+    """A JSON object kept in ``path``, or an empty one if the file is missing or unreadable."""
+    import json
+
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return kept if isinstance(kept, dict) else {}
+
+
+def _write_json(path: Path, value) -> None:
+    """``value`` as JSON in ``path``, whole or not at all (a partial file renamed into place)."""
+    import json
+
+    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    partial.write_text(json.dumps(value), encoding="utf-8")
+    partial.replace(path)
+
+
+def bundle_stylesheets(outdir, cache: Path | None = None) -> dict:
     """Every page of the site under ``outdir`` through :func:`bundle_page_assets`; writes the
     bundles under ``BUNDLES_DIR`` and removes those no page links any more. Returns
-    ``{"pages": pages changed, "bundles": bundles in use, "bytes": their largest size}``."""
+    ``{"pages": pages changed, "bundles": bundles in use, "bytes": their largest size}``.
+    ``cache``: a JSON file that keeps each source's part (``BUNDLE_CACHE``), read and written;
+    None bundles from the stylesheets alone."""
     outdir = Path(outdir)
     bundle_dir = outdir / BUNDLES_DIR
-    used, changed, parts = {}, 0, {}
+    key = _stylesheets_key(outdir) if cache is not None else ""
+    kept = _read_json_dict(cache) if cache is not None else {}
+    found = kept.get(key)
+    parts = ({Path(os.path.normpath(outdir / rel)): part for rel, part in found.items()}
+             if isinstance(found, dict) and all(isinstance(v, str) for v in found.values()) else {})
+    used, changed = {}, 0
     for page in site_pages(outdir):
         text = page.read_text(encoding="utf-8")
         new, bundles = bundle_page_assets(text, page, outdir, parts)
         used |= bundles
-        for kept in re.findall(r'_static/bundles/([0-9a-f]{16}\.css)', new):  # pages bundled before
-            used.setdefault(kept, None)
+        for name in re.findall(r'_static/bundles/([0-9a-f]{16}\.css)', new):  # pages bundled before
+            used.setdefault(name, None)
         if new != text:
             page.write_text(new, encoding="utf-8")
             changed += 1
+    if cache is not None:  # this set first, then the newest others (the other edition's)
+        others = [(k, v) for k, v in kept.items() if k != key and isinstance(v, dict)][:BUNDLE_KEEP - 1]
+        mine = {os.path.relpath(source, outdir).replace(os.sep, "/"): part for source, part in parts.items()}
+        _write_json(cache, {key: mine} | dict(others))
     bundle_dir.mkdir(parents=True, exist_ok=True)
     for name, css in used.items():
         if css is not None and not (bundle_dir / name).is_file():
@@ -491,14 +539,18 @@ def bundle_stylesheets(outdir) -> dict:
 def speed_up_site(outdir) -> dict:
     """The steps of this module, in order, over the built site under ``outdir`` (maths
     already typeset): lazy images, the theme's unused assets out, its stylesheet trimmed
-    (which reads the finished pages), then one stylesheet a page. Returns what each did."""
+    (which reads the finished pages), then one stylesheet a page, and the icon fonts cut.
+    Returns what each did. What a rebuild can reuse is kept beside the site: the trimmed
+    stylesheet (``TRIM_CACHE``), the bundles' parts (``BUNDLE_CACHE``) and each stylesheet's
+    icons (``ICON_CACHE``)."""
     outdir = Path(outdir)
     pages = site_pages(outdir)
     for page in pages:
         name = page.relative_to(outdir).as_posix()
         _rewrite(page, lambda t: trim_theme_assets(sized_images(lazy_images(t), page), search_page=name == "search.html"))
-    return {"theme_css": trim_theme_css(outdir), "bundles": bundle_stylesheets(outdir),
-            "unloaded": drop_icon_script(outdir, pages), "icon_fonts": subset_icon_fonts(outdir)}
+    return {"theme_css": trim_theme_css(outdir), "bundles": bundle_stylesheets(outdir, outdir.parent / BUNDLE_CACHE),
+            "unloaded": drop_icon_script(outdir, pages),
+            "icon_fonts": subset_icon_fonts(outdir, outdir.parent / ICON_CACHE)}
 
 
 ICON_FONTS = "_static/vendor/fontawesome/webfonts"
@@ -510,12 +562,9 @@ def _private_use(ch: str) -> bool:
     return 0xE000 <= cp <= 0xF8FF or cp >= 0xF0000
 
 
-def icon_codepoints(outdir) -> set[int]:
-    """Every private-use character that a style rule of the site's stylesheets draws, MathJax's
-    own rules (selectors of ``mjx-`` elements, drawn with MathJax's fonts) aside: the icons its
-    pages can show. Font Awesome draws an icon as a ``::before`` whose ``content`` is such a
-    character (the theme's own rules do too), and the theme's stylesheet has lost the rules of
-    the icons no page or script names (:func:`trim_theme_css`), so what is left can be drawn."""
+def _stylesheet_icons(css: str) -> set[int]:
+    """The private-use characters that the rules of one stylesheet draw, MathJax's aside
+    (:func:`icon_codepoints`)."""
     import tinycss2
 
     found: set[int] = set()
@@ -530,12 +579,52 @@ def icon_codepoints(outdir) -> set[int]:
             elif node.type == "at-rule" and node.content is not None and node.at_keyword != "font-face":
                 walk(tinycss2.parse_rule_list(node.content, skip_comments=True, skip_whitespace=True))
 
-    for css in Path(outdir).rglob("*.css"):
-        walk(tinycss2.parse_stylesheet(css.read_text(encoding="utf-8"), skip_comments=True, skip_whitespace=True))
+    walk(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True))
     return found
 
 
-def subset_icon_fonts(outdir) -> dict | None:
+#: Each stylesheet's icons kept beside the site (``_build/.icon-codepoints.json``), by the hash
+#: of its text and of this module's source, the newest ``ICON_KEEP``: a rebuild parses only
+#: the stylesheets that changed (a warm rebuild none; parsing them all took a fifth of it).
+ICON_CACHE, ICON_KEEP = ".icon-codepoints.json", 200
+
+
+def _read_icon_cache(path: Path) -> dict[str, list[int]]:
+    """The kept icons, or nothing if the file is missing, unreadable or not of this form."""
+    return {k: v for k, v in _read_json_dict(path).items()
+            if isinstance(v, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in v)}
+
+
+def icon_codepoints(outdir, cache: Path | None = None) -> set[int]:
+    """Every private-use character that a style rule of the site's stylesheets draws, MathJax's
+    own rules (selectors of ``mjx-`` elements, drawn with MathJax's fonts) aside: the icons its
+    pages can show. Font Awesome draws an icon as a ``::before`` whose ``content`` is such a
+    character (the theme's own rules do too), and the theme's stylesheet has lost the rules of
+    the icons no page or script names (:func:`trim_theme_css`), so what is left can be drawn.
+
+    ``cache``: a JSON file that keeps each stylesheet's icons (``ICON_CACHE``), read and
+    written; None parses every stylesheet."""
+    kept = _read_icon_cache(cache) if cache is not None else {}
+    source = hashlib.sha256(Path(__file__).read_bytes()).digest()  # an edit here: all parsed anew
+    found: set[int] = set()
+    used: dict[str, list[int]] = {}
+    for css in sorted(Path(outdir).rglob("*.css")):
+        text = css.read_text(encoding="utf-8")
+        key = hashlib.sha256(source + text.encode("utf-8")).hexdigest()
+        icons = used.get(key)
+        if icons is None:
+            icons = kept.get(key)
+        if icons is None:
+            icons = sorted(_stylesheet_icons(text))
+        used[key] = icons
+        found.update(icons)
+    if cache is not None:  # this site's first, then the newest others (the other edition's)
+        rest = [k for k in kept if k not in used][:max(0, ICON_KEEP - len(used))]
+        _write_json(cache, used | {k: kept[k] for k in rest})
+    return found
+
+
+def subset_icon_fonts(outdir, cache: Path | None = None) -> dict | None:
     """Cut the icon fonts (``ICON_FONTS``: Font Awesome's, which the theme loads on every page
     before its icons show) down to the glyphs of :func:`icon_codepoints`, under the same names,
     so that no stylesheet changes: 156 kB of the solid face becomes about 3 kB, the largest
@@ -543,7 +632,8 @@ def subset_icon_fonts(outdir) -> dict | None:
     after, or None if the site has no icon fonts.
 
     Sphinx copies a theme's files afresh when they differ, so every build cuts the full fonts.
-    An icon that no face of the fonts holds (a theme that moved on) is an error, not a blank."""
+    An icon that no face of the fonts holds (a theme that moved on) is an error, not a blank.
+    ``cache``: where :func:`icon_codepoints` keeps each stylesheet's icons."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
@@ -551,7 +641,7 @@ def subset_icon_fonts(outdir) -> dict | None:
     files = sorted(p for p in folder.glob("*") if p.suffix in (".woff2", ".ttf")) if folder.is_dir() else []
     if not files:
         return None
-    wanted = icon_codepoints(outdir)
+    wanted = icon_codepoints(outdir, cache)
     before = after = 0
     held: set[int] = set()
     for path in files:
