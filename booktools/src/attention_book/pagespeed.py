@@ -242,6 +242,14 @@ def unused_css_removed(css: str, names: set) -> str:
 TRIM_CACHE, TRIM_KEEP = ".trimmed-css", 4
 
 
+def _write_whole(path: Path, text: str) -> None:
+    """``text`` in ``path``, whole or not at all: a partial file renamed into place, so that a
+    build stopped halfway, or another writing at once, never leaves a cache half written."""
+    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(path)
+
+
 def _trimmed_cached(css: str, words: set, cache: Path) -> str:
     """:func:`unused_css_removed` of ``css`` with ``words``, from ``cache`` when it holds it.
 
@@ -257,9 +265,7 @@ def _trimmed_cached(css: str, words: set, cache: Path) -> str:
         return kept.read_text(encoding="utf-8")
     trimmed = unused_css_removed(css, words)
     cache.mkdir(parents=True, exist_ok=True)
-    partial = kept.with_suffix(f".{os.getpid()}.tmp")
-    partial.write_text(trimmed, encoding="utf-8")
-    partial.replace(kept)
+    _write_whole(kept, trimmed)
     for old in sorted(cache.glob("*.css"), key=lambda f: f.stat().st_mtime)[:-TRIM_KEEP]:
         old.unlink(missing_ok=True)
     return trimmed
@@ -487,12 +493,10 @@ def _read_json_dict(path: Path) -> dict:
 
 
 def _write_json(path: Path, value) -> None:
-    """``value`` as JSON in ``path``, whole or not at all (a partial file renamed into place)."""
+    """``value`` as JSON in ``path`` (:func:`_write_whole`)."""
     import json
 
-    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    partial.write_text(json.dumps(value), encoding="utf-8")
-    partial.replace(path)
+    _write_whole(path, json.dumps(value))
 
 
 def bundle_stylesheets(outdir, cache: Path | None = None) -> dict:
